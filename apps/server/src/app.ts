@@ -1,0 +1,132 @@
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import { API_BASE, MESSAGES } from '@master-admin/contract';
+import type { AppContext } from './context.ts';
+import { registerAccessCheck } from './http/access.ts';
+import { HttpError, handleError } from './http/errors.ts';
+import { registerMedia, registerWebApp } from './http/web.ts';
+import healthRoutes from './features/health/routes.ts';
+import authRoutes from './features/auth/routes.ts';
+import masterAppRoutes from './features/master-apps/routes.ts';
+import dashboardRoutes from './features/dashboard/routes.ts';
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  // Bodies are JSON, form-encoded or multipart (API.md); anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its theme variables into a <style> element.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The web app's media and the video embed are loaded from other origins only by choice.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    hsts: config.env === 'production' ? undefined : false,
+  });
+
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fields: 50, fieldSize: config.bodyLimitBytes, files: 10, parts: 60 },
+    // Routes that take files (the media issue) declare them; elsewhere a file part is refused.
+    onFile: async (part) => {
+      part.file.resume();
+      throw new HttpError(400, `${part.fieldname}: Files are not accepted here`, {
+        details: [{ path: part.fieldname, message: 'Files are not accepted here' }],
+      });
+    },
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(config.redisUrl
+      ? { redis: new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 }) }
+      : {}),
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, MESSAGES.tooManyRequests, {
+        headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
+      }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Master Admin API',
+        version: '1.0.0',
+        description:
+          'The HTTP contract of Master Admin. Every call but login, health and /public needs ' +
+          '`Authorization: Bearer <token>`. Errors answer `{ statusCode, error, message, details? }`.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  registerAccessCheck(app, ctx.db, ctx.secret);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(masterAppRoutes);
+      await api.register(dashboardRoutes);
+    },
+    { prefix: API_BASE },
+  );
+
+  await registerMedia(app, path.join(config.dataDir, 'media'));
+  await registerWebApp(app, config.web.serve ? config.web.dist : undefined);
+
+  app.addHook('onClose', async () => {
+    await ctx.database.close();
+  });
+  return app;
+}

@@ -1,0 +1,107 @@
+/**
+ * Configuration comes from environment variables, validated once at start. A bad value stops the
+ * server with a message naming each bad variable.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(1);
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+
+const env = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SESSION_TTL_HOURS: positiveInt.max(24 * 90).default(12),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  TRUST_PROXY: z.string().default('false'),
+  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+  LOGIN_MAX_FAILURES: positiveInt.default(10),
+  LOGIN_WINDOW_MINUTES: positiveInt.default(15),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVE_WEB: flag.default(true),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  jwtSecret: string | undefined;
+  sessionTtlHours: number;
+  admin: { email: string | undefined; password: string | undefined };
+  redisUrl: string | undefined;
+  trustProxy: boolean | string;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  login: { maxFailures: number; windowMinutes: number };
+  logLevel: string;
+  web: { serve: boolean; dist: string };
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** `true` trusts every proxy; otherwise a comma-separated list of proxy addresses or CIDR ranges. */
+function parseTrustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  return value;
+}
+
+/** The web app's build, next to the server in the repository. */
+const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = env.safeParse(
+    Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const url = e.DATABASE_URL;
+  const database: Config['database'] =
+    url === undefined
+      ? { kind: 'sqlite', file: path.join(dataDir, 'master-admin.sqlite') }
+      : url.startsWith('sqlite:')
+        ? { kind: 'sqlite', file: path.resolve(dataDir, url.slice('sqlite:'.length)) }
+        : { kind: 'postgres', url };
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    jwtSecret: e.JWT_SECRET,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    redisUrl: e.REDIS_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_WINDOW_MINUTES },
+    logLevel: e.LOG_LEVEL,
+    web: { serve: e.SERVE_WEB, dist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : DEFAULT_WEB_DIST },
+  };
+}

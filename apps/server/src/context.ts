@@ -1,0 +1,22 @@
+import type {} from 'fastify';
+import type { Config } from './config.ts';
+import type { Db, DatabaseHandle } from './db/connect.ts';
+import type { Dialect } from './db/dialect.ts';
+import type { LoginThrottle } from './auth/throttle.ts';
+
+/** What every route module needs, built once at start and shared. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  db: Db;
+  dialect: Dialect;
+  secret: Uint8Array;
+  throttle: LoginThrottle;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+

@@ -1,0 +1,140 @@
+/**
+ * The one `Database` interface Kysely types every query with. Property names are camelCase; the
+ * CamelCasePlugin maps them to the snake_case columns the migrations create.
+ *
+ * Both engines return timestamps as ISO-8601 UTC strings, dates as YYYY-MM-DD and counts as
+ * numbers (see connect.ts). SQLite returns booleans as 0/1, so boolean columns read as
+ * `boolean | number` and row mappers turn them into booleans.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { LoginDirection, PermissionKind, Role, Side, Status } from '@master-admin/contract';
+
+type Timestamp = string;
+type Bool = ColumnType<boolean | number, boolean, boolean>;
+
+export interface AccountTable {
+  id: Generated<number>;
+  role: Role;
+  name: string | null;
+  email: string | null;
+  phoneNumber: string | null;
+  passwordHash: string | null;
+  status: Status;
+  masterAppId: number | null;
+  dateLimit: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  accountId: number;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+}
+
+export interface LoginHistoryTable {
+  id: Generated<number>;
+  accountId: number;
+  ip: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  status: LoginDirection;
+  createdAt: Timestamp;
+}
+
+export interface LoginFailureTable {
+  id: Generated<number>;
+  key: string;
+  createdAt: Timestamp;
+}
+
+export interface MasterAppTable {
+  id: Generated<number>;
+  name: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface MenuTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+  builtIn: Bool;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PermissionTable {
+  id: Generated<number>;
+  name: PermissionKind;
+}
+
+export interface UserPermissionTable {
+  id: Generated<number>;
+  accountId: number;
+  menuId: number;
+  permissionId: number;
+  status: Bool;
+  updatedAt: Timestamp;
+}
+
+export interface CategoryTable {
+  id: Generated<number>;
+  name: string;
+  downloadCount: ColumnType<number, number | undefined, number>;
+  status: Status;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SpecialDayTable {
+  id: Generated<number>;
+  name: string;
+  month: number;
+  day: number;
+  year: number | null;
+  status: Status;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PosterTable {
+  id: Generated<number>;
+  masterAppId: number;
+  categoryId: number;
+  specialDayId: number | null;
+  accountId: number;
+  topDefNum: number;
+  selfDefNum: number;
+  bottomDefNum: number;
+  poster: string;
+  videoThumb: string | null;
+  date: string | null;
+  downloadCount: ColumnType<number, number | undefined, number>;
+  status: Status;
+  position: Side;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  sessions: SessionTable;
+  loginHistory: LoginHistoryTable;
+  loginFailures: LoginFailureTable;
+  masterApps: MasterAppTable;
+  menus: MenuTable;
+  permissions: PermissionTable;
+  userPermissions: UserPermissionTable;
+  categories: CategoryTable;
+  specialDays: SpecialDayTable;
+  posters: PosterTable;
+}
+
+export type Account = Selectable<AccountTable>;
+export type NewAccount = Insertable<AccountTable>;
+export type AccountUpdate = Updateable<AccountTable>;

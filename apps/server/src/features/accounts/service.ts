@@ -1,0 +1,107 @@
+/**
+ * Creating back-office accounts and their per-menu permissions. Used by first start, the CLI and
+ * tests; the staff area's calls build on it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { PermissionKind, Role } from '@master-admin/contract';
+import type { Db } from '../../db/connect.ts';
+import { now } from '../../db/dialect.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+
+export type NewBackOfficeAccount = {
+  role: Extract<Role, 'SUPER_ADMIN' | 'STAFF'>;
+  email: string;
+  password: string;
+  name?: string;
+  phoneNumber?: string;
+};
+
+/** A grant: the menu's name and the kinds allowed on it. */
+export type Grants = Record<string, PermissionKind[]>;
+
+export async function createBackOfficeAccount(
+  db: Db,
+  input: NewBackOfficeAccount,
+  grants: Grants = {},
+): Promise<number> {
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction().execute(async (trx) => {
+    const at = now();
+    const { id } = await trx
+      .insertInto('accounts')
+      .values({
+        role: input.role,
+        email: input.email.trim(),
+        name: input.name ?? null,
+        phoneNumber: input.phoneNumber ?? null,
+        passwordHash,
+        status: 'ACTIVE',
+        masterAppId: null,
+        dateLimit: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (input.role === 'STAFF') await createPermissionRows(trx, id, grants);
+    return id;
+  });
+}
+
+/** One user-permission row per (menu, kind) for a staff account: the grants true, others false. */
+export async function createPermissionRows(db: Db, accountId: number, grants: Grants = {}) {
+  const menus = await db.selectFrom('menus').select(['id', 'name']).execute();
+  const kinds = await db.selectFrom('permissions').select(['id', 'name']).execute();
+  const at = now();
+  const rows = menus.flatMap((menu) =>
+    kinds.map((kind) => ({
+      accountId,
+      menuId: menu.id,
+      permissionId: kind.id,
+      status: (grants[menu.name] ?? []).includes(kind.name),
+      updatedAt: at,
+    })),
+  );
+  if (rows.length > 0) await db.insertInto('userPermissions').values(rows).execute();
+}
+
+export async function setPassword(db: Db, accountId: number, password: string) {
+  const passwordHash = await hashPassword(password);
+  await db
+    .updateTable('accounts')
+    .set({ passwordHash, updatedAt: now() })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/**
+ * On first start, when no SUPER_ADMIN exists, creates one from ADMIN_EMAIL/ADMIN_PASSWORD, or
+ * admin@example.com with a random password that the caller prints once. Never touches an
+ * existing admin.
+ */
+export async function ensureFirstAdmin(
+  db: Db,
+  admin: { email: string | undefined; password: string | undefined },
+): Promise<{ email: string; password: string | undefined } | undefined> {
+  const existing = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('role', '=', 'SUPER_ADMIN')
+    .executeTakeFirst();
+  if (existing) return undefined;
+  const email = admin.email ?? 'admin@example.com';
+  const password = admin.password ?? randomBytes(12).toString('base64url');
+  try {
+    await createBackOfficeAccount(db, { role: 'SUPER_ADMIN', email, password, name: 'Admin' });
+  } catch (err) {
+    // Another instance starting at the same moment created it first.
+    const again = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('role', '=', 'SUPER_ADMIN')
+      .executeTakeFirst();
+    if (again) return undefined;
+    throw err;
+  }
+  return { email, password: admin.password ? undefined : password };
+}

@@ -1,0 +1,166 @@
+/**
+ * Sign-in, sign-out, own password and own profile: the calls every account makes for itself.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  loginBody,
+  loginResponse,
+  messageResponse,
+  passResetBody,
+  passResetResponse,
+  profile,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { conflict, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { now } from '../../db/dialect.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { revokeSession, revokeSessionsOf, startSession } from '../../auth/sessions.ts';
+import { LoginThrottle } from '../../auth/throttle.ts';
+import { signToken } from '../../auth/tokens.ts';
+
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, throttle, secret, config } = app.ctx;
+
+  app.post(
+    PATHS.login,
+    {
+      config: {
+        access: access.public,
+        // A coarse flood guard; failed attempts are throttled separately below.
+        rateLimit: { max: 60, timeWindow: '1 minute' },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Signs in with an email (or phone number) and password',
+        description:
+          'After 10 failures in 15 minutes from one IP or for one account, answers 429 with ' +
+          'Retry-After. Records a login-history row IN.',
+        security: [],
+        body: loginBody,
+        response: answers(loginResponse),
+      },
+    },
+    async (request) => {
+      const identifier = request.body.email.trim();
+      const keys = LoginThrottle.keys(request.ip, identifier);
+      const wait = await throttle.retryAfter(keys);
+      if (wait !== undefined) throw tooManyRequests(MESSAGES.tooManyAttempts, wait);
+
+      let query = db
+        .selectFrom('accounts')
+        .select(['id', 'email', 'phoneNumber', 'passwordHash', 'status'])
+        .where('role', '<>', 'USER')
+        .where('status', '<>', 'DELETED');
+      query = identifier.includes('@')
+        ? query.where((eb) => eb(eb.fn('lower', ['email']), '=', identifier.toLowerCase()))
+        : query.where('phoneNumber', '=', identifier);
+      const account = await query.executeTakeFirst();
+      const valid = await verifyPassword(account?.passwordHash ?? null, request.body.password);
+      if (!account || !valid) {
+        await throttle.recordFailure(keys);
+        throw unauthorized(MESSAGES.invalidCredentials);
+      }
+      if (account.status !== 'ACTIVE') throw unauthorized(MESSAGES.accountNotActive);
+
+      await throttle.clear(keys[1]!);
+      const { sessionId, expiresAt } = await db.transaction().execute(async (trx) => {
+        const session = await startSession(trx, {
+          accountId: account.id,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+          ttlHours: config.sessionTtlHours,
+        });
+        await trx
+          .insertInto('loginHistory')
+          .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
+          .execute();
+        return session;
+      });
+      const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
+      return { token, loginId: account.email ?? account.phoneNumber ?? String(account.id) };
+    },
+  );
+
+  app.post(
+    PATHS.logout,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'Signs out: the token stops working at once',
+        response: answers(messageResponse),
+      },
+    },
+    async (request) => {
+      await db.transaction().execute(async (trx) => {
+        await revokeSession(trx, request.account.sessionId);
+        await trx
+          .insertInto('loginHistory')
+          .values({ accountId: request.account.id, ip: request.ip, status: 'OUT', createdAt: now() })
+          .execute();
+      });
+      return { message: MESSAGES.loggedOut };
+    },
+  );
+
+  app.post(
+    PATHS.passReset,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'Changes the caller’s own password',
+        description:
+          'A wrong old password answers 409. The caller’s other sessions end; this one goes on.',
+        body: passResetBody,
+        response: answers(passResetResponse),
+      },
+    },
+    async (request) => {
+      const me = request.account;
+      const row = await db
+        .selectFrom('accounts')
+        .select(['id', 'email', 'passwordHash'])
+        .where('id', '=', me.id)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(row.passwordHash, request.body.oldPassword))) {
+        throw conflict(MESSAGES.oldPasswordMismatch);
+      }
+      const passwordHash = await hashPassword(request.body.newPassword);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ passwordHash, updatedAt: now() })
+          .where('id', '=', me.id)
+          .execute();
+        await revokeSessionsOf(trx, me.id, me.sessionId);
+      });
+      return { message: MESSAGES.passwordReset, result: { id: row.id, email: row.email } };
+    },
+  );
+
+  app.get(
+    PATHS.adminDetail,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'The caller’s own profile',
+        response: answers(profile),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .selectFrom('accounts')
+        .select(['id', 'phoneNumber', 'email', 'status', 'createdAt'])
+        .where('id', '=', request.account.id)
+        .executeTakeFirst();
+      if (!row) throw notFound();
+      return row;
+    },
+  );
+};
+export default authRoutes;

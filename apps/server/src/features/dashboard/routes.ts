@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PATHS, dashboardCounts, dashboardQuery } from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The creation-time window: fromDate/toDate as whole UTC days, or the last `inDays` days. */
+function window(q: { fromDate?: string; toDate?: string; inDays?: number }) {
+  if (q.inDays !== undefined) {
+    return { from: new Date(Date.now() - q.inDays * DAY_MS).toISOString(), to: undefined };
+  }
+  return {
+    from: q.fromDate ? `${q.fromDate}T00:00:00.000Z` : undefined,
+    to: q.toDate
+      ? new Date(Date.parse(`${q.toDate}T00:00:00.000Z`) + DAY_MS).toISOString()
+      : undefined,
+  };
+}
+
+const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get(
+    PATHS.dashboard,
+    {
+      config: { access: access.menu('dashboard', 'VIEW') },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Counts of users, categories and posters created in a window',
+        description:
+          'fromDate/toDate are whole UTC days, both included; inDays is the last N days. With ' +
+          'neither, all time. masterAppId narrows users and posters (categories are shared by ' +
+          'every app). downloadPoster sums the downloads of the posters counted. Deleted users ' +
+          'are not counted.',
+        querystring: dashboardQuery,
+        response: answers(dashboardCounts),
+      },
+    },
+    async (request) => {
+      const { from, to } = window(request.query);
+      const appId = request.query.masterAppId;
+
+      const users = db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'USER')
+        .where('status', '<>', 'DELETED')
+        .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+        .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .executeTakeFirstOrThrow();
+      const categories = db
+        .selectFrom('categories')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .executeTakeFirstOrThrow();
+      const posters = db
+        .selectFrom('posters')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.coalesce(eb.fn.sum<number>('downloadCount'), eb.lit(0)).as('downloads'),
+        ])
+        .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+        .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .executeTakeFirstOrThrow();
+      const [u, c, p] = await Promise.all([users, categories, posters]);
+      return {
+        totalUser: Number(u.n),
+        totalCategory: Number(c.n),
+        totalPoster: Number(p.n),
+        downloadPoster: Number(p.downloads),
+      };
+    },
+  );
+};
+export default dashboardRoutes;

@@ -1,0 +1,87 @@
+/**
+ * Authorization: every route declares who may call it (`config.access`), and this one check
+ * enforces API.md's "Roles and permissions" for all of them. A route under the API that declares
+ * nothing is refused at start, so nothing is ever open by accident.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_BASE, MESSAGES, type PermissionKind } from '@master-admin/contract';
+import type { Db } from '../db/connect.ts';
+import { findSignedIn, type SignedIn } from '../auth/sessions.ts';
+import { readToken } from '../auth/tokens.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'signedIn' }
+  | { kind: 'superAdmin' }
+  | { kind: 'menu'; menu: string; action: PermissionKind };
+
+export const access = {
+  /** No token needed (login, health, /public). */
+  public: { kind: 'public' } as Access,
+  /** Any signed-in account: own profile, password, login history. */
+  signedIn: { kind: 'signedIn' } as Access,
+  /** Staff, menus and permissions management. */
+  superAdmin: { kind: 'superAdmin' } as Access,
+  /** SUPER_ADMIN, or STAFF holding `action` on `menu`. */
+  menu: (menu: string, action: PermissionKind): Access => ({ kind: 'menu', menu, action }),
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** The signed-in account; set on every route that is not public. */
+    account: SignedIn;
+  }
+}
+
+export async function hasPermission(
+  db: Db,
+  accountId: number,
+  menu: string,
+  action: PermissionKind,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('userPermissions as up')
+    .innerJoin('menus as m', 'm.id', 'up.menuId')
+    .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+    .select('up.id')
+    .where('up.accountId', '=', accountId)
+    .where('m.name', '=', menu)
+    .where('p.name', '=', action)
+    .where('up.status', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function authenticate(db: Db, secret: Uint8Array, request: FastifyRequest) {
+  const header = request.headers.authorization;
+  if (!header) throw unauthorized(MESSAGES.notSignedIn);
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  const sessionId = match?.[1] ? await readToken(secret, match[1]) : undefined;
+  const account = sessionId ? await findSignedIn(db, sessionId) : undefined;
+  if (!account) throw unauthorized(MESSAGES.sessionExpired);
+  return account;
+}
+
+export function registerAccessCheck(app: FastifyInstance, db: Db, secret: Uint8Array) {
+  app.decorateRequest('account', null as unknown as SignedIn);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(API_BASE) && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const rule = request.routeOptions.config.access;
+    if (!rule || rule.kind === 'public') return;
+    const account = await authenticate(db, secret, request);
+    request.account = account;
+    if (account.role === 'SUPER_ADMIN' || rule.kind === 'signedIn') return;
+    if (rule.kind === 'superAdmin') throw forbidden();
+    if (!(await hasPermission(db, account.id, rule.menu, rule.action))) throw forbidden();
+  });
+}

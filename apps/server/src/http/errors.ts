@@ -1,0 +1,116 @@
+/**
+ * The one error path. Every failure answers API.md's shape
+ * `{ statusCode, error, message, details? }`; nothing internal (stack, SQL) ever leaves the server.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MESSAGES, type ErrorResponse } from '@master-admin/contract';
+
+export type ErrorDetail = { path: string; message: string };
+
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+  constructor(
+    statusCode: number,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.statusCode = statusCode;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A 400 naming the field: the same shape a schema failure gives. */
+export const invalidField = (path: string, message: string) =>
+  new HttpError(400, `${path}: ${message}`, { details: [{ path, message }] });
+export const unauthorized = (message: string = MESSAGES.notSignedIn) =>
+  new HttpError(401, message);
+export const forbidden = () => new HttpError(403, MESSAGES.accessDenied);
+export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]) {
+  const body: ErrorResponse = {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+  };
+  if (details) body.details = details;
+  return body;
+}
+
+type ZodIssueLike = {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+};
+
+/** Turns schema issues into `details`, one per field; unknown keys are named one by one. */
+function validationDetails(issues: ZodIssueLike[], context: string | undefined): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of issues) {
+    const base = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params.keys)) {
+      for (const key of issue.params.keys as string[]) {
+        details.push({ path: base ? `${base}.${key}` : key, message: 'Unknown field' });
+      }
+      continue;
+    }
+    let message = issue.message ?? 'Invalid value';
+    if (/received undefined/.test(message)) message = 'Required';
+    details.push({ path: base || (context ?? 'body'), message });
+  }
+  return details;
+}
+
+const FASTIFY_STATUS: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MESSAGES.unsupportedMediaType],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, MESSAGES.tooLarge],
+  FST_REQ_FILE_TOO_LARGE: [413, MESSAGES.tooLarge],
+  FST_FILES_LIMIT: [413, 'Too many files in the request'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields in the request'],
+  FST_PARTS_LIMIT: [413, 'Too many parts in the request'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'The JSON body is empty'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'The JSON body is malformed'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, MESSAGES.unsupportedMediaType],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body'],
+};
+
+export function handleError(
+  this: FastifyInstance,
+  err: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (err instanceof HttpError) {
+    void reply.headers(err.headers);
+    return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.details));
+  }
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const details = validationDetails(err.validation as ZodIssueLike[], err.validationContext);
+    const message = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+    return reply.code(400).send(errorBody(400, message || MESSAGES.validationFailed, details));
+  }
+  const known = err.code ? FASTIFY_STATUS[err.code] : undefined;
+  if (known) return reply.code(known[0]).send(errorBody(known[0], known[1]));
+  if (err instanceof SyntaxError && err.statusCode === 400) {
+    return reply.code(400).send(errorBody(400, 'The request body is malformed'));
+  }
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // A client error raised by Fastify or a plugin: its message speaks of the request only.
+    return reply.code(status).send(errorBody(status, err.message));
+  }
+  request.log.error({ err }, 'request failed');
+  const code = status === 503 ? 503 : 500;
+  const message = code === 503 ? MESSAGES.serviceUnavailable : MESSAGES.internalError;
+  return reply.code(code).send(errorBody(code, message));
+}

@@ -1,0 +1,63 @@
+/**
+ * Serves the built web app (long-cached hashed assets, a never-cached index.html for every other
+ * path so deep links load the app) and the local media folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE } from '@master-admin/contract';
+import { errorBody } from './errors.ts';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export async function registerMedia(app: FastifyInstance, mediaDir: string) {
+  fs.mkdirSync(mediaDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    cacheControl: false,
+    etag: true,
+    setHeaders: (reply) => void reply.header('cache-control', IMMUTABLE),
+  });
+}
+
+export async function registerWebApp(app: FastifyInstance, dist: string | undefined) {
+  const index = dist ? path.join(dist, 'index.html') : '';
+  const hasBuild = dist !== undefined && fs.existsSync(index);
+  if (dist && hasBuild) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      cacheControl: false,
+      setHeaders: (reply, file) =>
+        void reply.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache',
+        ),
+    });
+  } else if (dist) {
+    app.log.warn({ dist }, 'the web app is not built: only the API is served');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isPage =
+      hasBuild &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !url.startsWith(`${API_BASE}/`) &&
+      url !== API_BASE &&
+      !url.startsWith('/media/') &&
+      !url.startsWith('/api/docs');
+    if (isPage) {
+      return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+    }
+    return reply.code(404).send(errorBody(404, `Route ${request.method} ${url} not found`));
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Starts Master Admin: validates the configuration, migrates, creates the first admin if there is
+ * none, and serves the API and the web app. SIGTERM and SIGINT let in-flight requests finish, then
+ * close the database.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { createContext } from './bootstrap.ts';
+import { buildApp } from './app.ts';
+import { ensureFirstAdmin } from './features/accounts/service.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const ctx = await createContext(config);
+  const created = await ensureFirstAdmin(ctx.db, config.admin);
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
+  const url = `http://localhost:${config.port}`;
+  console.log(`\nMaster Admin is running at ${url} (data: ${where})`);
+  if (created) {
+    console.log(`First start: created the SUPER_ADMIN account ${created.email}`);
+    if (created.password) {
+      console.log(`  Password (shown only this once): ${created.password}`);
+      console.log('  Change it under Account after signing in.');
+    }
+  }
+  console.log(`API documentation: ${url}/api/docs\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
+import { MESSAGES } from '@master-admin/contract';
+import { ADMIN, startServer, type TestServer } from './harness.ts';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const login = (payload: unknown, remoteAddress = '10.0.0.1') =>
+  s.api({ method: 'POST', url: '/auth/admin/login', payload: payload as object, remoteAddress });
+
+function history(accountId: number) {
+  return s.ctx.db
+    .selectFrom('loginHistory')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('id')
+    .execute();
+}
+
+describe('login', () => {
+  it('answers a token and the login id, and records history IN with the caller IP', async () => {
+    const staff = await s.staff();
+    const res = await login({ email: staff.email, password: staff.password }, '203.0.113.7');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.loginId).toBe(staff.email);
+    expect(body.token.split('.')).toHaveLength(3);
+    const rows = await history(staff.id);
+    expect(rows.at(-1)).toMatchObject({ status: 'IN', ip: '203.0.113.7' });
+  });
+
+  it('accepts the email in any case and a phone number', async () => {
+    const staff = await s.staff();
+    await s.ctx.db
+      .updateTable('accounts')
+      .set({ phoneNumber: '5550001111' })
+      .where('id', '=', staff.id)
+      .execute();
+    expect((await login({ email: staff.email.toUpperCase(), password: staff.password })).statusCode).toBe(200);
+    expect((await login({ email: '5550001111', password: staff.password })).statusCode).toBe(200);
+  });
+
+  it('refuses a wrong password and an unknown email with the same answer', async () => {
+    const wrong = await login({ email: ADMIN.email, password: 'not-the-password' }, '10.1.0.1');
+    const unknown = await login({ email: 'nobody@test.local', password: 'whatever1' }, '10.1.0.2');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: MESSAGES.invalidCredentials,
+    });
+  });
+
+  it('names missing and empty fields, and unknown ones', async () => {
+    const res = await login({ email: '', password: '', extra: 1 });
+    expect(res.statusCode).toBe(400);
+    const paths = res.json().details.map((d: { path: string }) => d.path).sort();
+    expect(paths).toEqual(['email', 'extra', 'password']);
+    const missing = await login({});
+    expect(missing.json().details).toEqual([
+      { path: 'email', message: 'Required' },
+      { path: 'password', message: 'Required' },
+    ]);
+  });
+
+  it('refuses a body that is not JSON, form or multipart with 415', async () => {
+    const res = await s.api({
+      method: 'POST',
+      url: '/auth/admin/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'email=a&password=b',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().message).toBe(MESSAGES.unsupportedMediaType);
+  });
+
+  it('refuses malformed JSON and a body over the limit', async () => {
+    const bad = await s.api({
+      method: 'POST',
+      url: '/auth/admin/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(bad.statusCode).toBe(400);
+    const big = await login({ email: 'a@b.c', password: 'x'.repeat(s.config.bodyLimitBytes + 1) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+  });
+
+  it('refuses a USER account and an account that is not ACTIVE', async () => {
+    const staff = await s.staff();
+    await s.ctx.db.updateTable('accounts').set({ status: 'DEACTIVE' }).where('id', '=', staff.id).execute();
+    const res = await login({ email: staff.email, password: staff.password });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe(MESSAGES.accountNotActive);
+
+    const user = await s.staff();
+    await s.ctx.db.updateTable('accounts').set({ role: 'USER' }).where('id', '=', user.id).execute();
+    const asUser = await login({ email: user.email, password: user.password });
+    expect(asUser.statusCode).toBe(401);
+    expect(asUser.json().message).toBe(MESSAGES.invalidCredentials);
+  });
+});
+
+describe('tokens', () => {
+  const me = (token: string) => s.api({ method: 'GET', url: '/account/admin-detail', token });
+
+  it('are needed: none, a malformed header and garbage all answer 401', async () => {
+    expect((await s.api({ method: 'GET', url: '/account/admin-detail' })).statusCode).toBe(401);
+    const basic = await s.api({
+      method: 'GET',
+      url: '/account/admin-detail',
+      headers: { authorization: 'Basic YTpi' },
+    });
+    expect(basic.statusCode).toBe(401);
+    expect((await me('not.a.jwt')).statusCode).toBe(401);
+  });
+
+  it('refuses a forged token, an expired one and an alg:none one', async () => {
+    const good = await s.login(ADMIN.email, ADMIN.password);
+    const sid = JSON.parse(Buffer.from(good.split('.')[1]!, 'base64url').toString()).sid;
+
+    const forged = await new SignJWT({ sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('master-admin')
+      .setSubject('1')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('a-different-secret-of-enough-length-xx'));
+    expect((await me(forged)).statusCode).toBe(401);
+
+    const expired = await new SignJWT({ sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('master-admin')
+      .setSubject('1')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(s.ctx.secret);
+    expect((await me(expired)).statusCode).toBe(401);
+
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sid, iss: 'master-admin', sub: '1' })}.`;
+    expect((await me(none)).statusCode).toBe(401);
+
+    expect((await me(good)).statusCode).toBe(200);
+  });
+
+  it('stops working after logout, which records history OUT', async () => {
+    const staff = await s.staff();
+    expect((await me(staff.token)).statusCode).toBe(200);
+    const out = await s.api({ method: 'POST', url: '/auth/admin/logout', token: staff.token });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ message: MESSAGES.loggedOut });
+    const res = await me(staff.token);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe(MESSAGES.sessionExpired);
+    expect((await history(staff.id)).map((r) => r.status)).toEqual(['IN', 'OUT']);
+  });
+
+  it('stops working at once when the account is set DEACTIVE', async () => {
+    const staff = await s.staff();
+    expect((await me(staff.token)).statusCode).toBe(200);
+    await s.ctx.db.updateTable('accounts').set({ status: 'DEACTIVE' }).where('id', '=', staff.id).execute();
+    expect((await me(staff.token)).statusCode).toBe(401);
+  });
+
+  it('stops working when the session has expired', async () => {
+    const staff = await s.staff();
+    await s.ctx.db
+      .updateTable('sessions')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('accountId', '=', staff.id)
+      .execute();
+    expect((await me(staff.token)).statusCode).toBe(401);
+  });
+});
+
+describe('own profile and password', () => {
+  it('shows the caller’s profile without any password', async () => {
+    const staff = await s.staff();
+    const res = await s.api({ method: 'GET', url: '/account/admin-detail', token: staff.token });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ id: staff.id, email: staff.email, status: 'ACTIVE', phoneNumber: null });
+    expect(Object.keys(body).sort()).toEqual(['createdAt', 'email', 'id', 'phoneNumber', 'status']);
+    expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
+  });
+
+  it('refuses a wrong old password with 409 and changes nothing', async () => {
+    const staff = await s.staff();
+    const res = await s.api({
+      method: 'POST',
+      url: '/auth/admin/pass-reset',
+      token: staff.token,
+      payload: { oldPassword: 'wrong-password', newPassword: 'brand-new-pass' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('old password not matched!!');
+    expect(await s.login(staff.email, staff.password)).toBeTruthy();
+  });
+
+  it('validates the new password length', async () => {
+    const staff = await s.staff();
+    for (const newPassword of ['short', 'x'.repeat(129)]) {
+      const res = await s.api({
+        method: 'POST',
+        url: '/auth/admin/pass-reset',
+        token: staff.token,
+        payload: { oldPassword: staff.password, newPassword },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details[0].path).toBe('newPassword');
+    }
+    expect(await s.login(staff.email, staff.password)).toBeTruthy();
+  });
+
+  it('changes the password (form-encoded): the new one signs in, other sessions end', async () => {
+    const staff = await s.staff();
+    const other = await s.login(staff.email, staff.password);
+    const res = await s.api({
+      method: 'POST',
+      url: '/auth/admin/pass-reset',
+      token: staff.token,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `oldPassword=${staff.password}&newPassword=brand-new-pass`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: 'Password reset successfully',
+      result: { id: staff.id, email: staff.email },
+    });
+    expect((await login({ email: staff.email, password: staff.password })).statusCode).toBe(401);
+    expect(await s.login(staff.email, 'brand-new-pass')).toBeTruthy();
+    const me = (token: string) => s.api({ method: 'GET', url: '/account/admin-detail', token });
+    expect((await me(staff.token)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+  });
+});
+
+describe('sign-in throttling', () => {
+  it('after 10 failures for one account answers 429 with Retry-After, whatever else changes', async () => {
+    const staff = await s.staff();
+    for (let i = 0; i < 10; i++) {
+      const res = await login({ email: staff.email, password: `wrong-${i}` }, `192.0.2.${i + 1}`);
+      expect(res.statusCode).toBe(401);
+    }
+    // The right password, another IP, another case: still refused.
+    const res = await login({ email: staff.email.toUpperCase(), password: staff.password }, '192.0.2.99');
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    expect(res.json().message).toBe(MESSAGES.tooManyAttempts);
+    // Another account from a fresh IP is not affected.
+    expect((await login({ email: ADMIN.email, password: ADMIN.password }, '192.0.2.200')).statusCode).toBe(200);
+  });
+
+  it('after 10 failures from one IP answers 429 for any account from it', async () => {
+    const ip = '198.51.100.9';
+    for (let i = 0; i < 10; i++) {
+      const res = await login({ email: `nobody${i}@test.local`, password: 'wrong-pass' }, ip);
+      expect(res.statusCode).toBe(401);
+    }
+    const res = await login({ email: ADMIN.email, password: ADMIN.password }, ip);
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect((await login({ email: ADMIN.email, password: ADMIN.password }, '198.51.100.10')).statusCode).toBe(200);
+  });
+
+  it('lets the account in again once the window has passed', async () => {
+    const staff = await s.staff();
+    for (let i = 0; i < 10; i++) {
+      await login({ email: staff.email, password: 'wrong-pass' }, `192.0.2.${100 + i}`);
+    }
+    expect((await login({ email: staff.email, password: staff.password }, '192.0.2.150')).statusCode).toBe(429);
+    const past = new Date(Date.now() - 16 * 60_000).toISOString();
+    await s.ctx.db.updateTable('loginFailures').set({ createdAt: past }).execute();
+    expect((await login({ email: staff.email, password: staff.password }, '192.0.2.151')).statusCode).toBe(200);
+  });
+
+  it('takes about as long for an unknown account as for a wrong password', async () => {
+    const time = async (email: string, i: number) => {
+      const start = performance.now();
+      await login({ email, password: 'wrong-pass' }, `172.16.${i}.1`);
+      return performance.now() - start;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      known.push(await time(ADMIN.email, i));
+      unknown.push(await time(`ghost${i}@test.local`, 100 + i));
+    }
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { id, intWithDefault, optionalText } from './fields.ts';
+
+/** Largest page a list answers (API.md, Conventions). */
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 10;
+
+/** The query every list takes; areas extend it with their filters. Unknown keys are refused. */
+export const listQuery = z.strictObject({
+  limit: intWithDefault(1, MAX_LIMIT, DEFAULT_LIMIT),
+  offset: intWithDefault(0, 1_000_000_000, 0),
+  keyword: optionalText(100),
+});
+export type ListQuery = z.input<typeof listQuery>;
+
+/** `{ result, total }`: one page of rows and the count of every row matching the filters. */
+export function listResponse<T extends z.ZodType>(row: T) {
+  return z.object({ result: z.array(row), total: z.number().int().min(0) });
+}
+export type ListResponse<T> = { result: T[]; total: number };
+
+/** `{ message, result }`: the answer to a create or update. */
+export function mutationResponse<T extends z.ZodType>(row: T) {
+  return z.object({ message: z.string(), result: row });
+}
+
+export const deleteResponse = z.object({
+  message: z.string(),
+  result: z.object({ id: z.number().int() }),
+});
+
+export const bulkResponse = z.object({
+  message: z.string(),
+  result: z.object({ ids: z.array(z.number().int()), count: z.number().int() }),
+});
+
+export const messageResponse = z.object({ message: z.string() });
+
+/** A path that names one row by id. */
+export const idParams = z.strictObject({ id });
+
+/** The error every failing call answers. */
+export const errorResponse = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+/** `{ id, name }` of the master app a row belongs to. */
+export const masterAppRef = z.object({ id: z.number().int(), name: z.string() });

@@ -1,0 +1,126 @@
+/**
+ * Field schemas shared by the server's validation and the web app's forms.
+ *
+ * Form-encoded and multipart bodies (and every query string) carry strings, while JSON carries
+ * numbers and booleans: each field accepts both, and an empty string for an optional field means
+ * "absent" (API.md, Conventions).
+ */
+import { z } from 'zod';
+
+/** Largest id a PostgreSQL `integer` column holds; larger ids can never exist. */
+export const MAX_ID = 2_147_483_647;
+
+const WHOLE_NUMBER = /^\s*[+-]?\d+\s*$/;
+
+function blankToUndefined(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? undefined : value;
+}
+
+function toWholeNumber(value: unknown): unknown {
+  const v = blankToUndefined(value);
+  return typeof v === 'string' && WHOLE_NUMBER.test(v) ? Number(v) : v;
+}
+
+function toBoolean(value: unknown): unknown {
+  const v = blankToUndefined(value);
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  return v;
+}
+
+/** A whole number within [min, max]; numeric strings are accepted. */
+export function int(min: number, max: number) {
+  return z.preprocess(
+    toWholeNumber,
+    z
+      .number({ error: 'Must be a whole number' })
+      .int({ error: 'Must be a whole number' })
+      .min(min, { error: `Must be at least ${min}` })
+      .max(max, { error: `Must be at most ${max}` }),
+  );
+}
+
+/** An optional whole number; an empty string counts as absent. */
+export function optionalInt(min: number, max: number) {
+  return z.preprocess(
+    toWholeNumber,
+    z
+      .number({ error: 'Must be a whole number' })
+      .int({ error: 'Must be a whole number' })
+      .min(min, { error: `Must be at least ${min}` })
+      .max(max, { error: `Must be at most ${max}` })
+      .optional(),
+  );
+}
+
+/** A whole number with a default when absent or empty. */
+export function intWithDefault(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    toWholeNumber,
+    z
+      .number({ error: 'Must be a whole number' })
+      .int({ error: 'Must be a whole number' })
+      .min(min, { error: `Must be at least ${min}` })
+      .max(max, { error: `Must be at most ${max}` })
+      .default(fallback),
+  );
+}
+
+/** A row id: a positive integer. */
+export const id = int(1, MAX_ID);
+export const optionalId = optionalInt(1, MAX_ID);
+
+/** A boolean; "true"/"false" and "1"/"0" are accepted. */
+export const bool = z.preprocess(toBoolean, z.boolean({ error: 'Must be true or false' }));
+
+/** A required, trimmed, non-empty string of at most `max` characters. */
+export function text(max: number) {
+  return z
+    .string({ error: 'Required' })
+    .trim()
+    .min(1, { error: 'Required' })
+    .max(max, { error: `Must be at most ${max} characters` });
+}
+
+/** An optional trimmed string; an empty string counts as absent. */
+export function optionalText(max: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'Must be text' })
+      .trim()
+      .max(max, { error: `Must be at most ${max} characters` })
+      .optional(),
+  );
+}
+
+/** An enumeration value; an empty string counts as absent when optional. */
+export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess(
+    blankToUndefined,
+    z.enum(values, { error: `Must be one of ${values.join(', ')}` }).optional(),
+  );
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when `value` is a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/** A calendar date YYYY-MM-DD. */
+export const calendarDate = z
+  .string({ error: 'Must be a date (YYYY-MM-DD)' })
+  .trim()
+  .refine(isCalendarDate, { error: 'Must be a real date written YYYY-MM-DD' });
+
+/** An optional calendar date; an empty string counts as absent. */
+export const optionalCalendarDate = z.preprocess(blankToUndefined, calendarDate.optional());
+
+/** An ISO-8601 timestamp as the server writes it (UTC). */
+export const timestamp = z.string();
