@@ -27,9 +27,16 @@ export const access = {
   menu: (menu: string, action: PermissionKind): Access => ({ kind: 'menu', menu, action }),
 };
 
+/** A route under the API with the access it declared. */
+export type DeclaredRoute = { method: string; url: string; access: Access };
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+  }
+  interface FastifyInstance {
+    /** Every API route and its access rule, for the authorization matrix test and the docs. */
+    declaredRoutes: DeclaredRoute[];
   }
   interface FastifyRequest {
     /** The signed-in account; set on every route that is not public. */
@@ -68,10 +75,15 @@ async function authenticate(db: Db, secret: Uint8Array, request: FastifyRequest)
 
 export function registerAccessCheck(app: FastifyInstance, db: Db, secret: Uint8Array) {
   app.decorateRequest('account', null as unknown as SignedIn);
+  const declared: DeclaredRoute[] = [];
+  app.decorate('declaredRoutes', declared);
 
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_BASE) && !route.config?.access) {
-      throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
+    if (!route.url.startsWith(API_BASE)) return;
+    const rule = route.config?.access;
+    if (!rule) throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') declared.push({ method, url: route.url, access: rule });
     }
   });
 
