@@ -13,10 +13,9 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createContext } from '../src/bootstrap.ts';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
-import {
-  createBackOfficeAccount,
-  type Grants,
-} from '../src/features/accounts/service.ts';
+import { createBackOfficeAccount, type Grants } from '../src/features/accounts/service.ts';
+import { startSession } from '../src/auth/sessions.ts';
+import { signToken } from '../src/auth/tokens.ts';
 
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,10 +33,16 @@ export interface TestServer {
   login(email: string, password: string): Promise<string>;
   /** A new STAFF account holding `grants`, and a token for it. */
   staff(grants?: Grants): Promise<{ id: number; email: string; password: string; token: string }>;
+  /**
+   * A token of a new session of `accountId`, made without the login call (so without its rate
+   * limit, throttling and login history): for tests that need many tokens.
+   */
+  tokenFor(accountId: number): Promise<string>;
   close(): Promise<void>;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty PostgreSQL database and a way to drop it. */
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ma_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -56,9 +61,15 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
+/**
+ * A fresh server. `env` overrides the configuration; when it names DATA_DIR or DATABASE_URL, that
+ * folder or database belongs to the caller: it is used as is and left in place on close.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-test-'));
-  const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ma-test-'));
+  const ownsDataDir = env.DATA_DIR === undefined;
+  const pgDb =
+    TEST_DB === 'postgres' && env.DATABASE_URL === undefined ? await createPgDatabase() : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -86,7 +97,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     });
 
   const login = async (email: string, password: string) => {
-    const res = await api({ method: 'POST', url: '/auth/admin/login', payload: { email, password } });
+    const res = await api({
+      method: 'POST',
+      url: '/auth/admin/login',
+      payload: { email, password },
+    });
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return (res.json() as { token: string }).token;
   };
@@ -100,6 +115,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     return { id, email, password, token: await login(email, password) };
   };
 
+  const tokenFor: TestServer['tokenFor'] = async (accountId) => {
+    const session = await startSession(ctx.db, {
+      accountId,
+      ip: '127.0.0.1',
+      userAgent: 'test',
+      ttlHours: config.sessionTtlHours,
+    });
+    return signToken(ctx.secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
+  };
+
   return {
     app,
     ctx,
@@ -108,10 +133,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     api,
     login,
     staff,
+    tokenFor,
     close: async () => {
-      await app.close();
-      await pgDb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await app.close();
+      } finally {
+        await pgDb?.drop();
+        if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,0 +1,256 @@
+/**
+ * The authorization matrix (API.md, "Roles and permissions"): every declared API route, called
+ * without a token, by staff without and with the right permission, by staff holding everything
+ * but it, and by a SUPER_ADMIN. The list of routes comes from the app itself, so a route added
+ * later is covered without touching this file.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import {
+  API_BASE,
+  BUILT_IN_MENUS,
+  MESSAGES,
+  PERMISSION_KINDS,
+  type PermissionKind,
+} from '@master-admin/contract';
+import { registerAccessCheck, type DeclaredRoute } from '../src/http/access.ts';
+import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
+import { now } from '../src/db/dialect.ts';
+import { startServer } from './harness.ts';
+
+const s = await startServer();
+afterAll(() => s.close());
+
+const routes: DeclaredRoute[] = s.app.declaredRoutes;
+const MENU_NAMES: string[] = BUILT_IN_MENUS.map((m) => m.name);
+
+// The accounts that call every route. Fresh tokens are minted for each call, so a route that
+// ends a session (logout) cannot spoil the calls after it. Neither account has id 1, the id the
+// calls name, so no call can change them.
+const subject = await s.staff();
+const rootId = await createBackOfficeAccount(s.ctx.db, {
+  role: 'SUPER_ADMIN',
+  email: 'root-matrix@test.local',
+  password: 'root-password-1',
+});
+
+const menuIds = new Map(
+  (await s.ctx.db.selectFrom('menus').select(['id', 'name']).execute()).map((m) => [m.name, m.id]),
+);
+const kindIds = new Map(
+  (await s.ctx.db.selectFrom('permissions').select(['id', 'name']).execute()).map((p) => [
+    p.name,
+    p.id,
+  ]),
+);
+
+/** Gives the subject staff account exactly these (menu, kind) grants and nothing else. */
+async function grantExactly(pairs: Array<[string, PermissionKind]>) {
+  const db = s.ctx.db;
+  await db
+    .updateTable('userPermissions')
+    .set({ status: false, updatedAt: now() })
+    .where('accountId', '=', subject.id)
+    .execute();
+  if (pairs.length === 0) return;
+  await db
+    .updateTable('userPermissions')
+    .set({ status: true, updatedAt: now() })
+    .where('accountId', '=', subject.id)
+    .where((eb) =>
+      eb.or(
+        pairs.map(([menu, kind]) =>
+          eb.and([
+            eb('menuId', '=', menuIds.get(menu)!),
+            eb('permissionId', '=', kindIds.get(kind)!),
+          ]),
+        ),
+      ),
+    )
+    .execute();
+}
+
+const everyGrant = (): Array<[string, PermissionKind]> =>
+  MENU_NAMES.flatMap((menu) =>
+    PERMISSION_KINDS.map((kind): [string, PermissionKind] => [menu, kind]),
+  );
+
+/** Calls the route with `1` for every path parameter and no body. */
+function call(route: DeclaredRoute, token?: string) {
+  return s.app.inject({
+    method: route.method as 'GET',
+    url: route.url.replace(/:[^/]+/g, '1'),
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+const asSubject = async (route: DeclaredRoute) => call(route, await s.tokenFor(subject.id));
+const asRoot = async (route: DeclaredRoute) => call(route, await s.tokenFor(rootId));
+
+function expectDenied(res: { statusCode: number; json(): unknown }, what: string) {
+  expect(res.statusCode, what).toBe(403);
+  expect(res.json(), what).toEqual({
+    statusCode: 403,
+    error: 'Forbidden',
+    message: MESSAGES.accessDenied,
+  });
+}
+
+function expectLetThrough(res: { statusCode: number; body: string }, what: string) {
+  expect([401, 403], `${what} answered ${res.statusCode} ${res.body}`).not.toContain(
+    res.statusCode,
+  );
+}
+
+describe('the list of declared routes', () => {
+  it('is not empty and every route lies under the API base', () => {
+    expect(routes.length).toBeGreaterThan(5);
+    for (const route of routes) expect(route.url.startsWith(`${API_BASE}/`)).toBe(true);
+  });
+
+  it('holds the rules API.md sets for auth, profile, dashboard and master apps', () => {
+    const rule = (method: string, path: string) =>
+      routes.find((r) => r.method === method && r.url === `${API_BASE}${path}`)?.access;
+    expect(rule('GET', '/health')).toEqual({ kind: 'public' });
+    expect(rule('POST', '/auth/admin/login')).toEqual({ kind: 'public' });
+    expect(rule('POST', '/auth/admin/logout')).toEqual({ kind: 'signedIn' });
+    expect(rule('POST', '/auth/admin/pass-reset')).toEqual({ kind: 'signedIn' });
+    expect(rule('GET', '/account/admin-detail')).toEqual({ kind: 'signedIn' });
+    expect(rule('GET', '/dashboard/getCount')).toEqual({
+      kind: 'menu',
+      menu: 'dashboard',
+      action: 'VIEW',
+    });
+    expect(rule('POST', '/master-app')).toEqual({
+      kind: 'menu',
+      menu: 'masterApp',
+      action: 'CREATE',
+    });
+    expect(rule('GET', '/master-app/list')).toEqual({
+      kind: 'menu',
+      menu: 'masterApp',
+      action: 'VIEW',
+    });
+    expect(rule('PATCH', '/master-app/update/:id')).toEqual({
+      kind: 'menu',
+      menu: 'masterApp',
+      action: 'UPDATE',
+    });
+    expect(rule('GET', '/master-app/options')).toEqual({ kind: 'signedIn' });
+  });
+
+  it('names only seeded menus and permission kinds', () => {
+    for (const route of routes) {
+      if (route.access.kind !== 'menu') continue;
+      expect(MENU_NAMES, `${route.method} ${route.url}`).toContain(route.access.menu);
+      expect(PERMISSION_KINDS, `${route.method} ${route.url}`).toContain(route.access.action);
+    }
+  });
+
+  it('lists each method and path once', () => {
+    const keys = routes.map((r) => `${r.method} ${r.url}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe.each(routes.map((route) => ({ route, name: `${route.method} ${route.url}` })))(
+  '$name',
+  ({ route, name }) => {
+    const rule = route.access;
+
+    if (rule.kind === 'public') {
+      it('answers without a token', async () => {
+        expectLetThrough(await call(route), `${name} without a token`);
+      });
+      return;
+    }
+
+    it('needs a token: none, or a malformed one, answers 401', async () => {
+      const none = await call(route);
+      expect(none.statusCode, `${name} without a token`).toBe(401);
+      expect(none.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+      const garbage = await call(route, 'not-a-token');
+      expect(garbage.statusCode, `${name} with a garbage token`).toBe(401);
+    });
+
+    if (rule.kind === 'signedIn') {
+      it('is open to any signed-in staff, even one without any permission', async () => {
+        await grantExactly([]);
+        expectLetThrough(await asSubject(route), `${name} as staff without permissions`);
+        expectLetThrough(await asRoot(route), `${name} as SUPER_ADMIN`);
+      });
+      return;
+    }
+
+    if (rule.kind === 'superAdmin') {
+      it('is refused to staff holding every grant, and open to SUPER_ADMIN', async () => {
+        await grantExactly(everyGrant());
+        expectDenied(await asSubject(route), `${name} as staff with every grant`);
+        expectLetThrough(await asRoot(route), `${name} as SUPER_ADMIN`);
+      });
+      return;
+    }
+
+    const { menu, action } = rule;
+    it(`needs ${action} on ${menu}`, async () => {
+      await grantExactly([]);
+      expectDenied(await asSubject(route), `${name} as staff without permissions`);
+
+      await grantExactly([[menu, action]]);
+      expectLetThrough(
+        await asSubject(route),
+        `${name} as staff holding exactly ${menu}/${action}`,
+      );
+
+      const others: Array<[string, PermissionKind]> = [
+        ...PERMISSION_KINDS.filter((k) => k !== action).map((k): [string, PermissionKind] => [
+          menu,
+          k,
+        ]),
+        ...MENU_NAMES.filter((m) => m !== menu).map((m): [string, PermissionKind] => [m, action]),
+      ];
+      await grantExactly(others);
+      expectDenied(
+        await asSubject(route),
+        `${name} as staff holding every other kind on ${menu} and ${action} elsewhere`,
+      );
+
+      expectLetThrough(await asRoot(route), `${name} as SUPER_ADMIN`);
+    });
+  },
+);
+
+describe('a route that declares no access', () => {
+  it('stops the app from starting', async () => {
+    const app = Fastify({ logger: false });
+    registerAccessCheck(app, s.ctx.db, s.ctx.secret);
+    void app.register(
+      async (api) => {
+        api.get('/forgotten', async () => ({ open: true }));
+      },
+      { prefix: API_BASE },
+    );
+    await expect(app.ready()).rejects.toThrow(
+      `Route GET ${API_BASE}/forgotten does not declare its access`,
+    );
+    await app.close().catch(() => undefined);
+  });
+
+  it('is fine outside the API, and a declared one is listed', async () => {
+    const app = Fastify({ logger: false });
+    registerAccessCheck(app, s.ctx.db, s.ctx.secret);
+    app.get('/outside', async () => ({ open: true }));
+    void app.register(
+      async (api) => {
+        api.get('/declared', { config: { access: { kind: 'public' } } }, async () => ({ ok: 1 }));
+      },
+      { prefix: API_BASE },
+    );
+    await app.ready();
+    expect(app.declaredRoutes).toEqual([
+      { method: 'GET', url: `${API_BASE}/declared`, access: { kind: 'public' } },
+    ]);
+    expect((await app.inject({ url: `${API_BASE}/declared` })).json()).toEqual({ ok: 1 });
+    await app.close();
+  });
+});
