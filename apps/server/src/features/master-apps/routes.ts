@@ -96,7 +96,9 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await db
         .selectFrom('masterApps')
         .select(['id', 'name'])
-        .orderBy('name')
+        // Alphabetical whatever the letter case, the same on both engines (names are unique
+        // case-insensitively, so this order is total).
+        .orderBy((eb) => eb.fn('lower', ['name']))
         .limit(1000)
         .execute();
       return { result };
