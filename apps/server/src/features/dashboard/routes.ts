@@ -10,11 +10,12 @@ function window(q: { fromDate?: string; toDate?: string; inDays?: number }) {
   if (q.inDays !== undefined) {
     return { from: new Date(Date.now() - q.inDays * DAY_MS).toISOString(), to: undefined };
   }
+  // The last millisecond of toDate, inclusive (timestamps are stored to the millisecond): the
+  // next midnight would not be writable for 9999-12-31 (toISOString gives "+010000-…", which
+  // SQLite compares as text and PostgreSQL refuses).
   return {
     from: q.fromDate ? `${q.fromDate}T00:00:00.000Z` : undefined,
-    to: q.toDate
-      ? new Date(Date.parse(`${q.toDate}T00:00:00.000Z`) + DAY_MS).toISOString()
-      : undefined,
+    to: q.toDate ? `${q.toDate}T23:59:59.999Z` : undefined,
   };
 }
 
@@ -48,13 +49,13 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('status', '<>', 'DELETED')
         .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
         .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
-        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<=', to!))
         .executeTakeFirstOrThrow();
       const categories = db
         .selectFrom('categories')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
-        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<=', to!))
         .executeTakeFirstOrThrow();
       const posters = db
         .selectFrom('posters')
@@ -64,7 +65,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         ])
         .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
         .$if(from !== undefined, (qb) => qb.where('createdAt', '>=', from!))
-        .$if(to !== undefined, (qb) => qb.where('createdAt', '<', to!))
+        .$if(to !== undefined, (qb) => qb.where('createdAt', '<=', to!))
         .executeTakeFirstOrThrow();
       const [u, c, p] = await Promise.all([users, categories, posters]);
       return {
