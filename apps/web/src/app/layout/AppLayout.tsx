@@ -1,0 +1,143 @@
+import { useEffect } from 'react';
+import {
+  AppShell,
+  Burger,
+  Divider,
+  Group,
+  NavLink,
+  Progress,
+  ScrollArea,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconLogout, IconUser } from '@tabler/icons-react';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
+import { messageResponse, PATHS } from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { session } from '../../lib/session';
+import { Loading } from '../../components/Loading';
+import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
+
+function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
+  return props.items.map(({ label, to, icon: Icon }) => (
+    <NavLink
+      key={to}
+      component={RouterNavLink}
+      to={to}
+      end={to === '/'}
+      label={label}
+      leftSection={<Icon size={18} stroke={1.6} />}
+      onClick={props.onNavigate}
+    />
+  ));
+}
+
+/** A thin bar across the top while any request is pending. */
+function RequestIndicator() {
+  const busy = useIsFetching() + useIsMutating() > 0;
+  return (
+    <Progress
+      value={100}
+      animated
+      size={3}
+      radius={0}
+      pos="absolute"
+      top={0}
+      left={0}
+      right={0}
+      style={{ visibility: busy ? 'visible' : 'hidden' }}
+      aria-hidden={!busy}
+      aria-label="Loading"
+    />
+  );
+}
+
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const client = useQueryClient();
+  const loginId = session.loginId();
+
+  useEffect(close, [location.pathname, close]);
+
+  const logout = async () => {
+    try {
+      await api.post(PATHS.logout, messageResponse);
+    } catch {
+      // Signing out locally is what matters; the session also expires on its own.
+    }
+    session.clear();
+    client.clear();
+    await navigate('/auth/sign-in', { replace: true });
+  };
+
+  // A route's code is still loading when the router is moving to another path.
+  const loadingRoute =
+    navigation.state === 'loading' && navigation.location.pathname !== location.pathname;
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <RequestIndicator />
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close menu' : 'Open menu'}
+            />
+            <Title order={3} size="h4">
+              Master Admin
+            </Title>
+          </Group>
+          <Group gap={8} wrap="nowrap" visibleFrom="xs">
+            <ThemeIcon variant="light" radius="xl" size="md">
+              <IconUser size={16} />
+            </ThemeIcon>
+            <Text size="sm" truncate maw={220} data-testid="header-login-id">
+              {loginId}
+            </Text>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main menu">
+        <AppShell.Section px="sm" py={6}>
+          <Text size="xs" c="dimmed">
+            Signed in as
+          </Text>
+          <Text size="sm" fw={600} truncate data-testid="login-id">
+            {loginId}
+          </Text>
+        </AppShell.Section>
+        <Divider my={6} />
+        <AppShell.Section grow component={ScrollArea}>
+          <nav aria-label="Areas">
+            <NavItems items={MAIN_NAV} onNavigate={close} />
+            <NavLink
+              component="button"
+              label="Logout"
+              leftSection={<IconLogout size={18} stroke={1.6} />}
+              onClick={() => void logout()}
+            />
+            <Divider my="xs" label="More" labelPosition="left" />
+            <NavItems items={MORE_NAV} onNavigate={close} />
+          </nav>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>{loadingRoute ? <Loading /> : <Outlet />}</AppShell.Main>
+    </AppShell>
+  );
+}

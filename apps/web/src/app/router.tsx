@@ -1,0 +1,64 @@
+import type { ComponentType } from 'react';
+import { Outlet, createBrowserRouter, type RouteObject } from 'react-router';
+import { setUnauthorizedHandler } from '../lib/api';
+import { Loading } from '../components/Loading';
+import { NotFound } from '../components/NotFound';
+import { ErrorScreen } from '../components/ErrorScreen';
+import { RequireAuth, type SignInState } from './layout/RequireAuth';
+
+/** A route whose screen is loaded on demand ("Loading..." meanwhile). */
+function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+/**
+ * Every route of the back-office. An area that is not built yet is not listed, so its link shows
+ * the not-found screen.
+ */
+export const routes: RouteObject[] = [
+  {
+    HydrateFallback: Loading,
+    ErrorBoundary: ErrorScreen,
+    children: [
+      { path: '/auth/sign-in', ...screen(() => import('../features/auth/SignInPage')) },
+      { path: '/public', Component: Outlet, children: [{ path: '*', Component: NotFound }] },
+      {
+        path: '/',
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
+            children: [
+              {
+                ErrorBoundary: ErrorScreen,
+                children: [
+                  { index: true, ...screen(() => import('../features/dashboard/DashboardPage')) },
+                  { path: 'masterApp', ...screen(() => import('../features/master-apps/MasterAppsPage')) },
+                  { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
+                  { path: '*', Component: NotFound },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createRouter() {
+  const router = createBrowserRouter(routes);
+  setUnauthorizedHandler(() => {
+    const { pathname, search, hash } = router.state.location;
+    if (pathname === '/auth/sign-in') return;
+    void router.navigate('/auth/sign-in', {
+      replace: true,
+      state: { from: `${pathname}${search}${hash}` } satisfies SignInState,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,41 @@
+import { Select, type SelectProps } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { PATHS, masterAppRef } from '@master-admin/contract';
+import { api } from '../lib/api';
+
+const options = z.object({ result: z.array(masterAppRef) });
+
+/** The master apps to choose from, for filters and forms in every area. */
+export function useMasterAppOptions() {
+  return useQuery({
+    queryKey: ['master-apps', 'options'],
+    queryFn: () => api.get(PATHS.masterAppOptions, options),
+    staleTime: 60_000,
+  });
+}
+
+/** Picks a master app by id (as a string, the way URLs and forms hold it). */
+export function MasterAppSelect(
+  props: Omit<SelectProps, 'data' | 'value' | 'onChange'> & {
+    value: string;
+    onChange: (value: string) => void;
+  },
+) {
+  const { value, onChange, ...rest } = props;
+  const query = useMasterAppOptions();
+  return (
+    <Select
+      label="Master app"
+      placeholder="All apps"
+      searchable
+      clearable
+      nothingFoundMessage="No such app"
+      {...rest}
+      data={(query.data?.result ?? []).map((a) => ({ value: String(a.id), label: a.name }))}
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+      disabled={query.isPending || rest.disabled}
+    />
+  );
+}

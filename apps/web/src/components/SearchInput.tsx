@@ -1,0 +1,49 @@
+import { useEffect, useState } from 'react';
+import { CloseButton, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** A search box that reports its text once typing pauses. */
+export function SearchInput(props: {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  label?: string;
+}) {
+  const { value, onChange } = props;
+  const [text, setText] = useState(value);
+  const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+
+  // The URL may change under us (back button, clear filters).
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (debounced.trim() !== value) onChange(debounced);
+    // Only a new debounced value should trigger a search.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced]);
+
+  return (
+    <TextInput
+      aria-label={props.label ?? 'Search'}
+      placeholder={props.placeholder ?? 'Search'}
+      leftSection={<IconSearch size={16} />}
+      value={text}
+      onChange={(e) => setText(e.currentTarget.value)}
+      rightSection={
+        text ? (
+          <CloseButton
+            aria-label="Clear search"
+            onClick={() => {
+              setText('');
+              onChange('');
+            }}
+          />
+        ) : null
+      }
+      miw={220}
+      style={{ flex: 1, maxWidth: 360 }}
+    />
+  );
+}

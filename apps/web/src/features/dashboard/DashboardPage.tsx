@@ -1,0 +1,159 @@
+import '@mantine/dates/styles.css';
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconAlertTriangle, IconCategory, IconDownload, IconPhotoStar, IconUsers, type Icon } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { PATHS, dashboardCounts, type DashboardCounts } from '@master-admin/contract';
+import { api, errorText } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
+import { useListParams } from '../../lib/list';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+
+const FILTERS = ['fromDate', 'toDate', 'inDays', 'masterAppId'] as const;
+
+const STATS: { key: keyof DashboardCounts; label: string; icon: Icon; color: string }[] = [
+  { key: 'totalUser', label: 'Users', icon: IconUsers, color: 'indigo' },
+  { key: 'totalCategory', label: 'Categories', icon: IconCategory, color: 'grape' },
+  { key: 'totalPoster', label: 'Posters', icon: IconPhotoStar, color: 'teal' },
+  { key: 'downloadPoster', label: 'Poster downloads', icon: IconDownload, color: 'orange' },
+];
+
+type Period = 'all' | 'days' | 'range';
+
+export default function DashboardPage() {
+  const { filters, setFilters } = useListParams(FILTERS);
+  const [period, setPeriod] = useState<Period>(
+    filters.inDays ? 'days' : filters.fromDate || filters.toDate ? 'range' : 'all',
+  );
+
+  const counts = useQuery({
+    queryKey: ['dashboard', filters],
+    queryFn: () => api.get(PATHS.dashboard, dashboardCounts, filters),
+  });
+
+  const choosePeriod = (next: Period) => {
+    setPeriod(next);
+    if (next === 'all') setFilters({ inDays: undefined, fromDate: undefined, toDate: undefined });
+    if (next === 'days') setFilters({ inDays: filters.inDays || '30', fromDate: undefined, toDate: undefined });
+    if (next === 'range') setFilters({ inDays: undefined });
+  };
+
+  return (
+    <>
+      <PageHeader title="Dashboard" description="What was created in the chosen period." />
+      <Paper withBorder p="md" mb="lg">
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="period-label">
+              Period
+            </Text>
+            <SegmentedControl
+              aria-labelledby="period-label"
+              value={period}
+              onChange={(v) => choosePeriod(v as Period)}
+              data={[
+                { value: 'all', label: 'All time' },
+                { value: 'days', label: 'Last N days' },
+                { value: 'range', label: 'Date range' },
+              ]}
+            />
+          </Stack>
+          {period === 'days' && (
+            <NumberInput
+              label="Last N days"
+              min={1}
+              max={3650}
+              w={140}
+              allowDecimal={false}
+              allowNegative={false}
+              clampBehavior="strict"
+              value={filters.inDays ? Number(filters.inDays) : ''}
+              onChange={(v) => setFilters({ inDays: typeof v === 'number' && v >= 1 ? String(v) : undefined })}
+            />
+          )}
+          {period === 'range' && (
+            <DatePickerInput
+              type="range"
+              label="Created between"
+              placeholder="Pick the first and last day"
+              clearable
+              allowSingleDateInRange
+              valueFormat="D MMM YYYY"
+              w={280}
+              value={[filters.fromDate || null, filters.toDate || null]}
+              onChange={([from, to]) => {
+                if (from && !to) return;
+                setFilters({ fromDate: from ?? undefined, toDate: to ?? undefined });
+              }}
+            />
+          )}
+          <MasterAppSelect
+            w={220}
+            value={filters.masterAppId}
+            onChange={(v) => setFilters({ masterAppId: v })}
+          />
+          {(period !== 'all' || filters.masterAppId) && (
+            <Button
+              variant="subtle"
+              onClick={() => {
+                setPeriod('all');
+                setFilters({ inDays: undefined, fromDate: undefined, toDate: undefined, masterAppId: undefined });
+              }}
+            >
+              Clear filters
+            </Button>
+          )}
+        </Group>
+      </Paper>
+
+      {counts.isError ? (
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title="Could not load the counts">
+          <Group justify="space-between">
+            <Text size="sm">{errorText(counts.error)}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void counts.refetch()}>
+              Try again
+            </Button>
+          </Group>
+        </Alert>
+      ) : (
+        <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+          {STATS.map(({ key, label, icon: StatIcon, color }) => (
+            <Paper key={key} withBorder p="lg" radius="md" data-testid={`stat-${key}`}>
+              <Group justify="space-between" align="flex-start">
+                <div>
+                  <Text size="sm" c="dimmed" fw={500}>
+                    {label}
+                  </Text>
+                  {counts.data ? (
+                    <Text fz={32} fw={700} lh={1.2} data-testid="stat-value">
+                      {formatNumber(counts.data[key])}
+                    </Text>
+                  ) : (
+                    <Skeleton h={38} w={80} mt={4} />
+                  )}
+                </div>
+                <ThemeIcon variant="light" color={color} size={44} radius="md">
+                  <StatIcon size={24} />
+                </ThemeIcon>
+              </Group>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+    </>
+  );
+}

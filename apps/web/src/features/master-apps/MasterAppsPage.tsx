@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
+import { masterAppBody, type MasterApp } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FormDialog } from '../../components/FormDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { SearchInput } from '../../components/SearchInput';
+import { formatDateTime } from '../../lib/format';
+import { useCreateMasterApp, useMasterAppList, useRenameMasterApp } from './api';
+
+type Dialog = { kind: 'create' } | { kind: 'rename'; app: MasterApp } | null;
+
+export default function MasterAppsPage() {
+  const list = useMasterAppList();
+  const create = useCreateMasterApp();
+  const rename = useRenameMasterApp();
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const columns: Column<MasterApp>[] = [
+    { key: 'id', header: 'ID', width: 80, render: (a) => <Text c="dimmed">{a.id}</Text> },
+    { key: 'name', header: 'Name', render: (a) => <Text fw={500}>{a.name}</Text> },
+    { key: 'createdAt', header: 'Created', render: (a) => formatDateTime(a.createdAt) },
+    {
+      key: 'actions',
+      header: <VisuallyHidden>Actions</VisuallyHidden>,
+      width: 80,
+      align: 'right',
+      render: (a) => (
+        <Tooltip label="Rename">
+          <ActionIcon
+            variant="subtle"
+            aria-label={`Rename ${a.name}`}
+            onClick={() => setDialog({ kind: 'rename', app: a })}
+          >
+            <IconPencil size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  const renaming = dialog?.kind === 'rename' ? dialog.app : undefined;
+
+  return (
+    <>
+      <PageHeader
+        title="Master Apps"
+        description="The apps this back-office serves. Each has its own users, posters, banners and settings."
+        actions={
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setDialog({ kind: 'create' })}>
+            New app
+          </Button>
+        }
+      />
+      <Group mb="md">
+        <SearchInput
+          label="Search apps"
+          placeholder="Search by name"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+      </Group>
+      <DataTable
+        label="Master apps"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(a) => a.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No master apps yet"
+      />
+      <FormDialog
+        opened={dialog !== null}
+        onClose={() => setDialog(null)}
+        title={renaming ? `Rename ${renaming.name}` : 'New master app'}
+        schema={masterAppBody}
+        defaultValues={{ name: renaming?.name ?? '' }}
+        submitLabel={renaming ? 'Save' : 'Create'}
+        onSubmit={(values) =>
+          renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
+        }
+      >
+        {(form) => (
+          <TextInput
+            label="Name"
+            data-autofocus
+            maxLength={100}
+            {...form.register('name')}
+            error={form.formState.errors.name?.message}
+          />
+        )}
+      </FormDialog>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import {
+  PATHS,
+  masterAppList,
+  masterAppMutation,
+  type MasterAppBody,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+/** Every master-app query starts with this key (the pickers' options too). */
+export const masterAppKeys = { all: ['master-apps'] as const };
+
+export function useMasterAppList() {
+  return useList({ queryKey: masterAppKeys.all, path: PATHS.masterAppList, schema: masterAppList });
+}
+
+export function useCreateMasterApp() {
+  return useApiMutation({
+    mutationFn: (body: MasterAppBody) => api.post(PATHS.masterAppCreate, masterAppMutation, body),
+    invalidates: [masterAppKeys.all],
+  });
+}
+
+export function useRenameMasterApp() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: MasterAppBody & { id: number }) =>
+      api.patch(PATHS.masterAppUpdate(id), masterAppMutation, body),
+    invalidates: [masterAppKeys.all],
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The one list pattern. Page, page size, keyword and filters live in the URL, so a reload, a shared
+ * link or the back button shows the same list; the rows come from the server through TanStack
+ * Query, keyed by those parameters.
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { DEFAULT_LIMIT, type ListResponse } from '@master-admin/contract';
+import { api } from './api';
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+
+function positiveInt(value: string | null): number | undefined {
+  if (value === null || !/^\d+$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 1 ? n : undefined;
+}
+
+/** Reads and writes list parameters in the URL: `page`, `limit`, `q` and the named filters. */
+export function useListParams<F extends string>(filterNames: readonly F[]) {
+  const [search, setSearch] = useSearchParams();
+  const page = positiveInt(search.get('page')) ?? 1;
+  const requested = positiveInt(search.get('limit'));
+  const limit = (PAGE_SIZES as readonly number[]).includes(requested ?? 0)
+    ? requested!
+    : DEFAULT_LIMIT;
+  const keyword = search.get('q') ?? '';
+  const filterKey = filterNames.map((n) => `${n}=${search.get(n) ?? ''}`).join('&');
+  const filters = useMemo(
+    () => Object.fromEntries(filterNames.map((n) => [n, search.get(n) ?? ''])) as Record<F, string>,
+    // filterKey captures every filter value.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [filterKey],
+  );
+
+  /** Changes some parameters; any change but the page itself goes back to page 1. */
+  const update = useCallback(
+    (changes: Record<string, string | number | undefined>, options: { replace?: boolean } = {}) => {
+      setSearch(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === undefined || value === '') next.delete(key);
+            else next.set(key, String(value));
+          }
+          if (!('page' in changes)) next.delete('page');
+          if (next.get('page') === '1') next.delete('page');
+          return next;
+        },
+        { replace: options.replace ?? false },
+      );
+    },
+    [setSearch],
+  );
+
+  return {
+    page,
+    limit,
+    keyword,
+    filters,
+    offset: (page - 1) * limit,
+    setPage: (p: number) => update({ page: p }),
+    setLimit: (l: number) => update({ limit: l === DEFAULT_LIMIT ? undefined : l }),
+    setKeyword: (q: string) => update({ q: q.trim() }, { replace: true }),
+    setFilter: (name: F, value: string | undefined) => update({ [name]: value }),
+    setFilters: (values: Partial<Record<F, string | undefined>>) => update(values),
+    clear: () =>
+      update(Object.fromEntries([['q', undefined], ...filterNames.map((n) => [n, undefined])])),
+  };
+}
+
+export type ListParams<F extends string = string> = ReturnType<typeof useListParams<F>>;
+
+/**
+ * A server list: `queryKey` names the area (mutations invalidate it), `path` and `row` the call
+ * and its row schema. A failed load shows no rows and a total of 0 (spec §4).
+ */
+export function useList<F extends string, S extends z.ZodType<ListResponse<unknown>>>(options: {
+  queryKey: readonly unknown[];
+  path: string;
+  schema: S;
+  filters?: readonly F[];
+}) {
+  type Row = z.output<S>['result'][number];
+  const params = useListParams<F>(options.filters ?? []);
+  const query = { limit: params.limit, offset: params.offset, keyword: params.keyword, ...params.filters };
+  const result = useQuery({
+    queryKey: [...options.queryKey, 'list', query],
+    queryFn: () => api.get(options.path, options.schema, query),
+    placeholderData: keepPreviousData,
+  });
+  return {
+    params,
+    query: result,
+    rows: (result.isError ? [] : (result.data?.result ?? [])) as Row[],
+    total: result.isError ? 0 : (result.data?.total ?? 0),
+  };
+}
