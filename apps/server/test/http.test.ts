@@ -1,0 +1,348 @@
+/**
+ * The HTTP surface around the API: health, not-found, security headers, error bodies, the API
+ * documentation, the web app and media serving.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { MESSAGES } from '@master-admin/contract';
+import { startServer, type TestServer } from './harness.ts';
+
+const s = await startServer();
+afterAll(() => s.close());
+
+const INTERNAL_ERROR = {
+  statusCode: 500,
+  error: 'Internal Server Error',
+  message: 'Something went wrong on the server',
+};
+
+/** Signs of internals that must never reach a client. */
+function expectNothingInternal(body: string) {
+  expect(body).not.toMatch(/\n\s+at /);
+  expect(body).not.toMatch(/node_modules|\.ts:\d+/);
+  expect(body).not.toMatch(/\b(select|insert|update|delete)\b.+\bfrom\b/i);
+  expect(body).not.toMatch(/SQLITE_|sqlite|postgres|relation "|no such table|master_apps/i);
+}
+
+describe('health and not found', () => {
+  it('GET /api/v1/health answers {status:"ok"} without a token', async () => {
+    const res = await s.api({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('an unknown API path answers 404 in the error shape', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const res = await s.api({ method, url: '/no/such/thing' });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = res.json();
+      expect(body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String) });
+      expect(body.message).toContain('/api/v1/no/such/thing');
+    }
+  });
+
+  it('an unknown path outside the API answers 404 JSON when the web app is not served', async () => {
+    const res = await s.app.inject({ url: '/masterApp' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+});
+
+describe('security headers', () => {
+  it('are set on API answers, successful or not', async () => {
+    const answers = [
+      await s.api({ method: 'GET', url: '/health' }),
+      await s.api({ method: 'GET', url: '/master-app/list', token: s.adminToken }),
+      await s.api({ method: 'GET', url: '/master-app/list' }),
+      await s.api({ method: 'GET', url: '/no/such/thing' }),
+    ];
+    for (const res of answers) {
+      const csp = String(res.headers['content-security-policy']);
+      const directives = csp.split(';').map((d) => d.trim());
+      expect(directives).toContain("default-src 'self'");
+      expect(directives).toContain("script-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      const framing =
+        ['DENY', 'SAMEORIGIN'].includes(String(res.headers['x-frame-options'])) ||
+        directives.includes("frame-ancestors 'none'");
+      expect(framing).toBe(true);
+    }
+  });
+});
+
+describe('error answers', () => {
+  it('never carry a stack or SQL for bad input', async () => {
+    const answers = [
+      await s.api({
+        method: 'POST',
+        url: '/auth/admin/login',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"email":',
+      }),
+      await s.api({
+        method: 'POST',
+        url: '/master-app',
+        token: s.adminToken,
+        headers: { 'content-type': 'application/json' },
+        payload: '[1,2',
+      }),
+      await s.api({ method: 'PATCH', url: '/master-app/update/1e400', token: s.adminToken }),
+      await s.api({
+        method: 'POST',
+        url: '/master-app',
+        token: s.adminToken,
+        headers: { 'content-type': 'application/xml' },
+        payload: '<name>x</name>',
+      }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      expect(Object.keys(res.json()).sort()).toEqual(
+        expect.arrayContaining(['error', 'message', 'statusCode']),
+      );
+      expectNothingInternal(res.body);
+    }
+  });
+
+  it('a database failure answers a bare 500, without the SQL or the error', async () => {
+    const broken = await startServer();
+    try {
+      await sql`alter table master_apps rename to master_apps_gone`.execute(broken.ctx.db);
+      for (const request of [
+        { method: 'GET' as const, url: '/master-app/list' },
+        { method: 'GET' as const, url: '/master-app/options' },
+        { method: 'POST' as const, url: '/master-app', payload: { name: 'Anything' } },
+      ]) {
+        const res = await broken.api({ ...request, token: broken.adminToken });
+        expect(res.statusCode, request.url).toBe(500);
+        expect(res.json()).toEqual(INTERNAL_ERROR);
+        expectNothingInternal(res.body);
+      }
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('a closed database answers 500 on calls and 503 on health', async () => {
+    const closed: TestServer = await startServer();
+    try {
+      await closed.ctx.database.close();
+      const res = await closed.api({
+        method: 'GET',
+        url: '/master-app/list',
+        token: closed.adminToken,
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual(INTERNAL_ERROR);
+      const health = await closed.api({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The database does not answer',
+      });
+      expectNothingInternal(health.body);
+    } finally {
+      // The database is already closed: closing the app closes it again.
+      await closed.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('API documentation', () => {
+  it('/api/docs/json is an OpenAPI 3.1 document of the API', async () => {
+    const res = await s.app.inject({ url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.title).toBe('Master Admin API');
+    const list = doc.paths['/api/v1/master-app/list'];
+    expect(list?.get).toBeDefined();
+    const params = (list.get.parameters as Array<{ name: string; in: string }>).map(
+      (p) => `${p.in}:${p.name}`,
+    );
+    expect(params).toEqual(
+      expect.arrayContaining(['query:limit', 'query:offset', 'query:keyword']),
+    );
+    expect(doc.paths['/api/v1/dashboard/getCount']?.get).toBeDefined();
+    expect(doc.paths['/api/v1/master-app/update/{id}']?.patch).toBeDefined();
+    expect(doc.paths['/api/v1/auth/admin/login']?.post).toBeDefined();
+  });
+
+  it('/api/docs serves the documentation UI', async () => {
+    const res = await s.app.inject({ url: '/api/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toMatch(/swagger-ui/i);
+  });
+});
+
+describe('the web app', () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-web-'));
+  const INDEX = '<!doctype html><html><head><title>Master Admin</title></head><body></body></html>';
+  const ASSET = 'console.log("app")';
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), ASSET);
+
+  let web: TestServer;
+  const ready = startServer({ SERVE_WEB: 'true', WEB_DIST: dist }).then((w) => (web = w));
+  afterAll(async () => {
+    await ready;
+    await web.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('answers index.html, never cached, for the app’s routes and deep links', async () => {
+    await ready;
+    for (const url of ['/', '/masterApp', '/blogs/detail/3', '/auth/sign-in?next=%2Fposter']) {
+      const res = await web.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it('answers hashed assets with long immutable caching', async () => {
+    await ready;
+    const res = await web.app.inject({ url: '/assets/app-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body).toBe(ASSET);
+  });
+
+  it('answers 404, not the app, for a file that is not there (a chunk of an older build)', async () => {
+    await ready;
+    for (const url of ['/assets/app-old999.js', '/favicon.ico']) {
+      const res = await web.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('<!doctype html>');
+    }
+  });
+
+  it('still answers JSON 404 for unknown API paths, and serves the API', async () => {
+    await ready;
+    const res = await web.app.inject({ url: '/api/v1/unknown' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    expect((await web.api({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
+    const post = await web.app.inject({ method: 'POST', url: '/masterApp' });
+    expect(post.statusCode).toBe(404);
+    expect(post.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('still serves the API documentation', async () => {
+    await ready;
+    const res = await web.app.inject({ url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().openapi).toMatch(/^3\.1\./);
+  });
+});
+
+describe('media', () => {
+  const content = Buffer.from(Array.from({ length: 2048 }, (_, i) => i % 256));
+  fs.mkdirSync(path.join(s.config.dataDir, 'media', 'x'), { recursive: true });
+  fs.writeFileSync(path.join(s.config.dataDir, 'media', 'x', 'y.png'), content);
+  const secret = fs.readFileSync(path.join(s.config.dataDir, 'jwt-secret'), 'utf8');
+
+  it('serves a stored file with long immutable caching and an ETag', async () => {
+    const res = await s.app.inject({ url: '/media/x/y.png' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.rawPayload.equals(content)).toBe(true);
+    const etag = res.headers.etag;
+    expect(etag).toBeTruthy();
+    const again = await s.app.inject({
+      url: '/media/x/y.png',
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('answers a range request with 206 and just those bytes', async () => {
+    const res = await s.app.inject({ url: '/media/x/y.png', headers: { range: 'bytes=100-199' } });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 100-199/2048');
+    expect(res.rawPayload.equals(content.subarray(100, 200))).toBe(true);
+    const tail = await s.app.inject({ url: '/media/x/y.png', headers: { range: 'bytes=-10' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.equals(content.subarray(2038))).toBe(true);
+    const outside = await s.app.inject({
+      url: '/media/x/y.png',
+      headers: { range: 'bytes=5000-6000' },
+    });
+    expect(outside.statusCode).toBe(416);
+  });
+
+  it('answers 404 for a missing file, a folder and a dotfile', async () => {
+    fs.writeFileSync(path.join(s.config.dataDir, 'media', '.hidden'), 'hidden');
+    for (const url of ['/media/x/nope.png', '/media/x', '/media/x/', '/media/', '/media/.hidden']) {
+      const res = await s.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      expect(res.body).not.toContain('hidden');
+    }
+  });
+
+  /** Sends `target` as is, with no client normalising the path on the way. */
+  function rawGet(port: number, target: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+      );
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (data += chunk));
+      socket.on('end', () =>
+        resolve({
+          status: Number(data.slice(9, 12)),
+          body: data.slice(data.indexOf('\r\n\r\n') + 4),
+        }),
+      );
+      socket.on('error', reject);
+    });
+  }
+
+  it('never serves a file outside the media folder', async () => {
+    await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = s.app.server.address() as net.AddressInfo;
+    const targets = [
+      '/media/../jwt-secret',
+      '/media/%2e%2e/jwt-secret',
+      '/media/%2E%2E/jwt-secret',
+      '/media/x/../../jwt-secret',
+      '/media/x/%2e%2e/%2e%2e/jwt-secret',
+      '/media/..%2fjwt-secret',
+      '/media/%2e%2e%2fjwt-secret',
+      '/media/..%5cjwt-secret',
+      '/media//etc/passwd',
+      '/media/%2fetc%2fpasswd',
+      '/media/x/y.png%00',
+    ];
+    for (const target of targets) {
+      const res = await rawGet(port, target);
+      expect([400, 404], `${target} answered ${res.status}`).toContain(res.status);
+      expect(res.body, target).not.toContain(secret);
+      expect(res.body, target).not.toContain('root:');
+    }
+    // The same through inject, which normalises the path first.
+    for (const target of targets.slice(0, 3)) {
+      const res = await s.app.inject({ url: target });
+      expect([400, 404], `${target} answered ${res.statusCode}`).toContain(res.statusCode);
+      expect(res.body, target).not.toContain(secret);
+    }
+    expect(MESSAGES.notFound).toBe('Not found');
+  });
+});
