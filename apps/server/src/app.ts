@@ -125,6 +125,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await registerMedia(app, path.join(config.dataDir, 'media'));
   await registerWebApp(app, config.web.serve ? config.web.dist : undefined);
 
+  // Shutting down waits for open connections. One idle at that moment is closed at once, but a
+  // keep-alive connection whose request was still under way would stay open after its answer
+  // (until the keep-alive timeout): answers sent while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
   app.addHook('onClose', async () => {
     await ctx.database.close();
   });

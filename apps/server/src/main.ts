@@ -39,10 +39,12 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  // The port really bound (PORT=0 picks a free one).
+  const port = new URL(address).port || '80';
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
-  const url = `http://localhost:${config.port}`;
-  console.log(`\nMaster Admin is running at ${url} (data: ${where})`);
+  const url = `http://localhost:${port}`;
+  console.log(`\nMaster Admin is running at ${url} (listening on ${address}; data: ${where})`);
   if (created) {
     console.log(`First start: created the SUPER_ADMIN account ${created.email}`);
     if (created.password) {

@@ -26,9 +26,14 @@ export function createQueryClient() {
   });
 }
 
-export function Providers(props: { children: ReactNode; queryClient: QueryClient }) {
+export function Providers(props: {
+  children: ReactNode;
+  queryClient: QueryClient;
+  /** 'test' turns off transitions and portals, so tests see dropdowns at once. */
+  env?: 'default' | 'test';
+}) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} env={props.env}>
       <QueryClientProvider client={props.queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" limit={5} />

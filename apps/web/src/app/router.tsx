@@ -50,8 +50,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  const router = createBrowserRouter(routes);
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/** When the server stops accepting the token: sign in again, then come back here. */
+export function sendToSignInOnUnauthorized(router: AppRouter) {
   setUnauthorizedHandler(() => {
     const { pathname, search, hash } = router.state.location;
     if (pathname === '/auth/sign-in') return;
@@ -60,5 +62,10 @@ export function createRouter() {
       state: { from: `${pathname}${search}${hash}` } satisfies SignInState,
     });
   });
+}
+
+export function createRouter() {
+  const router = createBrowserRouter(routes);
+  sendToSignInOnUnauthorized(router);
   return router;
 }

@@ -19,5 +19,6 @@ export function toast(type: ToastType, message: string, duration = DEFAULT_TOAST
     color: COLORS[type],
     autoClose: duration,
     withCloseButton: true,
+    closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }

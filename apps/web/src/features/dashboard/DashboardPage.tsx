@@ -74,7 +74,7 @@ export default function DashboardPage() {
           </Stack>
           {period === 'days' && (
             <NumberInput
-              label="Last N days"
+              label="Days"
               min={1}
               max={3650}
               w={140}

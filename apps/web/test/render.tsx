@@ -1,0 +1,23 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { STORAGE_KEYS } from '@master-admin/contract';
+import { Providers, createQueryClient } from '../src/app/providers';
+import { routes, sendToSignInOnUnauthorized } from '../src/app/router';
+
+/** Renders the whole app at `path`, as a browser would show it. */
+export function renderApp(path: string, options: { signedInAs?: string } = {}) {
+  if (options.signedInAs) {
+    localStorage.setItem(STORAGE_KEYS.token, 'test-token');
+    localStorage.setItem(STORAGE_KEYS.loginId, options.signedInAs);
+  }
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  sendToSignInOnUnauthorized(router);
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
+  const view = render(
+    <Providers queryClient={client} env="test">
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, router };
+}
