@@ -1,0 +1,189 @@
+/**
+ * The operator's command-line tool: `npm run admin -- <command>`. It reads the same environment
+ * as the server (DATA_DIR, DATABASE_URL, …) and works while the server runs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { LoginThrottle } from './auth/throttle.ts';
+import { revokeSessionsOf } from './auth/sessions.ts';
+import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
+
+/** A refusal the operator can act on: printed as is, exit code 1, no stack. */
+class CliError extends Error {}
+
+const email = z.email('is not an email address');
+const password = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(128, 'must be at most 128 characters');
+
+function check<T>(schema: z.ZodType<T>, value: unknown, option: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new CliError(`${option} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  return parsed.data;
+}
+
+/** Opens the configured database with its schema up to date, runs `work`, and closes it. */
+async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = openDatabase(loadConfig().database);
+  try {
+    await migrateToLatest(handle);
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+function findBackOfficeAccount(handle: DatabaseHandle, address: string) {
+  return handle.db
+    .selectFrom('accounts')
+    .select(['id', 'email', 'role'])
+    .where('role', '!=', 'USER')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', address.toLowerCase()))
+    .executeTakeFirst();
+}
+
+const generatedPassword = () => randomBytes(12).toString('base64url');
+
+export function buildCli(): Command {
+  const program = new Command('admin')
+    .description('Master Admin operator tool. Reads the same environment variables as the server.')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('create-admin')
+    .description('Adds a SUPER_ADMIN account.')
+    .requiredOption('--email <email>', 'the email to sign in with')
+    .option('--password <password>', 'its password (default: a random one, printed once)')
+    .option('--name <name>', 'its display name', 'Admin')
+    .action(async (opts: { email: string; password?: string; name: string }) => {
+      const address = check(email, opts.email.trim(), '--email');
+      const secret =
+        opts.password === undefined
+          ? generatedPassword()
+          : check(password, opts.password, '--password');
+      await withDatabase(async (handle) => {
+        if (await findBackOfficeAccount(handle, address)) {
+          throw new CliError(`An account with the email ${address} already exists.`);
+        }
+        const id = await createBackOfficeAccount(handle.db, {
+          role: 'SUPER_ADMIN',
+          email: address,
+          password: secret,
+          name: opts.name,
+        });
+        console.log(`Created the SUPER_ADMIN account ${address} (id ${id}).`);
+        if (opts.password === undefined) console.log(`Password (shown only this once): ${secret}`);
+      });
+    });
+
+  program
+    .command('reset-password')
+    .description(
+      "Sets a back-office account's password, signs it out everywhere and lifts its sign-in lock.",
+    )
+    .requiredOption('--email <email>', 'the account’s email')
+    .option('--password <password>', 'the new password (default: a random one, printed once)')
+    .action(async (opts: { email: string; password?: string }) => {
+      const address = check(email, opts.email.trim(), '--email');
+      const secret =
+        opts.password === undefined
+          ? generatedPassword()
+          : check(password, opts.password, '--password');
+      await withDatabase(async (handle) => {
+        const account = await findBackOfficeAccount(handle, address);
+        if (!account) throw new CliError(`No back-office account has the email ${address}.`);
+        await setPassword(handle.db, account.id, secret);
+        await revokeSessionsOf(handle.db, account.id);
+        const [, accountKey] = LoginThrottle.keys('', address);
+        await handle.db.deleteFrom('loginFailures').where('key', '=', accountKey!).execute();
+        console.log(
+          `Set the password of ${account.email} (${account.role}); its sessions are signed out.`,
+        );
+        if (opts.password === undefined) console.log(`Password (shown only this once): ${secret}`);
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('Brings the database schema up to date (the server also does this at start).')
+    .action(async () => {
+      const handle = openDatabase(loadConfig().database);
+      try {
+        const applied = await migrateToLatest(handle);
+        console.log(
+          applied.length === 0
+            ? 'The database schema is up to date.'
+            : `Applied ${applied.length} migration(s): ${applied.join(', ')}`,
+        );
+      } finally {
+        await handle.close();
+      }
+    });
+
+  program
+    .command('backup')
+    .description('Writes an online copy of the SQLite database to <file>, then checks the copy.')
+    .argument('<file>', 'where to write the copy (must not exist)')
+    .action(async (file: string) => {
+      const config = loadConfig();
+      if (config.database.kind !== 'sqlite') {
+        throw new CliError('backup copies the SQLite database; for PostgreSQL use pg_dump.');
+      }
+      const target = path.resolve(file);
+      if (fs.existsSync(target)) throw new CliError(`${target} already exists: choose a new file.`);
+      if (!fs.existsSync(config.database.file)) {
+        throw new CliError(`There is no database at ${config.database.file}.`);
+      }
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const source = new SQLite(config.database.file, { fileMustExist: true });
+      try {
+        source.pragma('busy_timeout = 5000');
+        // SQLite's online backup: consistent while the server keeps writing.
+        await source.backup(target);
+      } finally {
+        source.close();
+      }
+      const copy = new SQLite(target, { readonly: true });
+      try {
+        const result = copy.pragma('integrity_check', { simple: true });
+        if (result !== 'ok')
+          throw new CliError(`The copy at ${target} failed its integrity check: ${String(result)}`);
+      } finally {
+        copy.close();
+      }
+      const size = fs.statSync(target).size;
+      console.log(`Backed up ${config.database.file} to ${target} (${size} bytes, integrity ok).`);
+    });
+
+  return program;
+}
+
+async function main() {
+  try {
+    await buildCli().parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has printed the usage or the problem already.
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof CliError || err instanceof ConfigError) {
+      console.error(err.message);
+    } else {
+      console.error(`Failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    process.exitCode = 1;
+  }
+}
+
+await main();

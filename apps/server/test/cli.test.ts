@@ -1,0 +1,215 @@
+/**
+ * The operator tool (`node src/cli.ts`) as a separate process, against the database of a running
+ * server: what it prints, its exit code, and what the server then does.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN, TEST_DB, createPgDatabase, startServer } from './harness.ts';
+
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+
+const s = await startServer();
+afterAll(() => s.close());
+
+/** The store of the running test server, in the variables the tool reads. */
+const serverStore: Record<string, string> = {
+  DATA_DIR: s.config.dataDir,
+  ...(s.config.database.kind === 'postgres' ? { DATABASE_URL: s.config.database.url } : {}),
+};
+
+function cli(args: string[], env: Record<string, string> = serverStore) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['src/cli.ts', ...args],
+      { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const loginStatus = async (email: string, password: string) =>
+  (await s.api({ method: 'POST', url: '/auth/admin/login', payload: { email, password } }))
+    .statusCode;
+
+const GENERATED = /Password \(shown only this once\): (\S+)/;
+
+describe('create-admin', () => {
+  it('adds a SUPER_ADMIN that can sign in with the given password', async () => {
+    const r = await cli([
+      'create-admin',
+      '--email',
+      'Second@Test.local',
+      '--password',
+      'second-pass-1',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Created the SUPER_ADMIN account Second@Test.local');
+    expect(r.stdout).not.toMatch(/second-pass-1|shown only this once/);
+    expect(await loginStatus('second@test.local', 'second-pass-1')).toBe(200);
+    const row = await s.ctx.db
+      .selectFrom('accounts')
+      .select(['role', 'status'])
+      .where('email', '=', 'Second@Test.local')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ role: 'SUPER_ADMIN', status: 'ACTIVE' });
+  });
+
+  it('generates and prints a password once when none is given', async () => {
+    const r = await cli(['create-admin', '--email', 'third@test.local']);
+    expect(r.code).toBe(0);
+    const password = GENERATED.exec(r.stdout)?.[1];
+    expect(password).toBeDefined();
+    expect(password!.length).toBeGreaterThanOrEqual(12);
+    expect(await loginStatus('third@test.local', password!)).toBe(200);
+  });
+
+  it.each([
+    [['--email', 'admin@TEST.local', '--password', 'whatever-123'], /already exists/],
+    [['--email', 'not-an-email', '--password', 'whatever-123'], /^--email is not an email address/],
+    [['--email', 'short@test.local', '--password', 'short'], /^--password must be at least 8/],
+    [['--password', 'whatever-123'], /required option '--email <email>' not specified/],
+  ])('refuses %j with a clear message and adds nothing', async (args, message) => {
+    const before = await s.ctx.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const r = await cli(['create-admin', ...args]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const after = await s.ctx.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe('reset-password', () => {
+  it('sets the password, signs the account out everywhere and lifts its sign-in lock', async () => {
+    const staff = await s.staff();
+    // Lock the account by failures from several addresses.
+    for (let i = 0; i < s.config.login.maxFailures; i += 1) {
+      await s.api({
+        method: 'POST',
+        url: '/auth/admin/login',
+        remoteAddress: `10.0.0.${i + 1}`,
+        payload: { email: staff.email, password: 'wrong-password' },
+      });
+    }
+    expect(await loginStatus(staff.email, staff.password)).toBe(429);
+
+    const r = await cli([
+      'reset-password',
+      '--email',
+      staff.email.toUpperCase(),
+      '--password',
+      'fresh-pass-99',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Set the password of ${staff.email} (STAFF)`);
+
+    const old = await s.api({ method: 'GET', url: '/account/admin-detail', token: staff.token });
+    expect(old.statusCode).toBe(401);
+    expect(await loginStatus(staff.email, staff.password)).toBe(401);
+    expect(await loginStatus(staff.email, 'fresh-pass-99')).toBe(200);
+  });
+
+  it('prints a generated password when none is given', async () => {
+    const r = await cli(['reset-password', '--email', 'third@test.local']);
+    expect(r.code).toBe(0);
+    const password = GENERATED.exec(r.stdout)?.[1];
+    expect(await loginStatus('third@test.local', password!)).toBe(200);
+  });
+
+  it('refuses an unknown email and changes nothing', async () => {
+    const r = await cli([
+      'reset-password',
+      '--email',
+      'nobody@test.local',
+      '--password',
+      'whatever-123',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('No back-office account has the email nobody@test.local.');
+    expect(await loginStatus(ADMIN.email, ADMIN.password)).toBe(200);
+  });
+});
+
+describe('migrate', () => {
+  it('creates the schema of a new database, then finds it up to date', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-cli-'));
+    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+    try {
+      const env = { DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) };
+      const first = await cli(['migrate'], env);
+      expect(first.stderr).toBe('');
+      expect(first.stdout).toContain('Applied 1 migration(s): 0001-foundation');
+      const second = await cli(['migrate'], env);
+      expect(second.stdout).toContain('The database schema is up to date.');
+    } finally {
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a bad variable and exits with 1', async () => {
+    const r = await cli(['migrate'], { DATABASE_URL: 'mysql://nope' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/DATABASE_URL: must start with postgres:\/\//);
+  });
+});
+
+describe.runIf(TEST_DB === 'sqlite')('backup (SQLite)', () => {
+  it('copies the live database to a file that opens and passes its integrity check', async () => {
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ma-backup-')), 'copy.db');
+    // Writes go on while the copy is made.
+    const writes = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.api({
+          method: 'POST',
+          url: '/master-app',
+          token: s.adminToken,
+          payload: { name: `Backup app ${i}` },
+        }),
+      ),
+    );
+    const r = await cli(['backup', target]);
+    await writes;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/integrity ok/);
+
+    const copy = new SQLite(target, { readonly: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      const admin = copy.prepare('select role from accounts where email = ?').get(ADMIN.email);
+      expect(admin).toEqual({ role: 'SUPER_ADMIN' });
+    } finally {
+      copy.close();
+    }
+
+    const again = await cli(['backup', target]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    fs.rmSync(path.dirname(target), { recursive: true, force: true });
+  });
+});
+
+describe.runIf(TEST_DB === 'postgres')('backup (PostgreSQL)', () => {
+  it('points to pg_dump instead', async () => {
+    const r = await cli(['backup', path.join(os.tmpdir(), 'never.db')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('for PostgreSQL use pg_dump');
+  });
+});
