@@ -42,7 +42,9 @@ describe('login', () => {
       .set({ phoneNumber: '5550001111' })
       .where('id', '=', staff.id)
       .execute();
-    expect((await login({ email: staff.email.toUpperCase(), password: staff.password })).statusCode).toBe(200);
+    expect(
+      (await login({ email: staff.email.toUpperCase(), password: staff.password })).statusCode,
+    ).toBe(200);
     expect((await login({ email: '5550001111', password: staff.password })).statusCode).toBe(200);
   });
 
@@ -62,7 +64,10 @@ describe('login', () => {
   it('names missing and empty fields, and unknown ones', async () => {
     const res = await login({ email: '', password: '', extra: 1 });
     expect(res.statusCode).toBe(400);
-    const paths = res.json().details.map((d: { path: string }) => d.path).sort();
+    const paths = res
+      .json()
+      .details.map((d: { path: string }) => d.path)
+      .sort();
     expect(paths).toEqual(['email', 'extra', 'password']);
     const missing = await login({});
     expect(missing.json().details).toEqual([
@@ -97,13 +102,21 @@ describe('login', () => {
 
   it('refuses a USER account and an account that is not ACTIVE', async () => {
     const staff = await s.staff();
-    await s.ctx.db.updateTable('accounts').set({ status: 'DEACTIVE' }).where('id', '=', staff.id).execute();
+    await s.ctx.db
+      .updateTable('accounts')
+      .set({ status: 'DEACTIVE' })
+      .where('id', '=', staff.id)
+      .execute();
     const res = await login({ email: staff.email, password: staff.password });
     expect(res.statusCode).toBe(401);
     expect(res.json().message).toBe(MESSAGES.accountNotActive);
 
     const user = await s.staff();
-    await s.ctx.db.updateTable('accounts').set({ role: 'USER' }).where('id', '=', user.id).execute();
+    await s.ctx.db
+      .updateTable('accounts')
+      .set({ role: 'USER' })
+      .where('id', '=', user.id)
+      .execute();
     const asUser = await login({ email: user.email, password: user.password });
     expect(asUser.statusCode).toBe(401);
     expect(asUser.json().message).toBe(MESSAGES.invalidCredentials);
@@ -167,7 +180,11 @@ describe('tokens', () => {
   it('stops working at once when the account is set DEACTIVE', async () => {
     const staff = await s.staff();
     expect((await me(staff.token)).statusCode).toBe(200);
-    await s.ctx.db.updateTable('accounts').set({ status: 'DEACTIVE' }).where('id', '=', staff.id).execute();
+    await s.ctx.db
+      .updateTable('accounts')
+      .set({ status: 'DEACTIVE' })
+      .where('id', '=', staff.id)
+      .execute();
     expect((await me(staff.token)).statusCode).toBe(401);
   });
 
@@ -188,7 +205,12 @@ describe('own profile and password', () => {
     const res = await s.api({ method: 'GET', url: '/account/admin-detail', token: staff.token });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ id: staff.id, email: staff.email, status: 'ACTIVE', phoneNumber: null });
+    expect(body).toMatchObject({
+      id: staff.id,
+      email: staff.email,
+      status: 'ACTIVE',
+      phoneNumber: null,
+    });
     expect(Object.keys(body).sort()).toEqual(['createdAt', 'email', 'id', 'phoneNumber', 'status']);
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
   });
@@ -252,13 +274,18 @@ describe('sign-in throttling', () => {
       expect(res.statusCode).toBe(401);
     }
     // The right password, another IP, another case: still refused.
-    const res = await login({ email: staff.email.toUpperCase(), password: staff.password }, '192.0.2.99');
+    const res = await login(
+      { email: staff.email.toUpperCase(), password: staff.password },
+      '192.0.2.99',
+    );
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect(res.json().message).toBe(MESSAGES.tooManyAttempts);
     // Another account from a fresh IP is not affected.
-    expect((await login({ email: ADMIN.email, password: ADMIN.password }, '192.0.2.200')).statusCode).toBe(200);
+    expect(
+      (await login({ email: ADMIN.email, password: ADMIN.password }, '192.0.2.200')).statusCode,
+    ).toBe(200);
   });
 
   it('after 10 failures from one IP answers 429 for any account from it', async () => {
@@ -270,7 +297,9 @@ describe('sign-in throttling', () => {
     const res = await login({ email: ADMIN.email, password: ADMIN.password }, ip);
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();
-    expect((await login({ email: ADMIN.email, password: ADMIN.password }, '198.51.100.10')).statusCode).toBe(200);
+    expect(
+      (await login({ email: ADMIN.email, password: ADMIN.password }, '198.51.100.10')).statusCode,
+    ).toBe(200);
   });
 
   it('lets the account in again once the window has passed', async () => {
@@ -278,10 +307,14 @@ describe('sign-in throttling', () => {
     for (let i = 0; i < 10; i++) {
       await login({ email: staff.email, password: 'wrong-pass' }, `192.0.2.${100 + i}`);
     }
-    expect((await login({ email: staff.email, password: staff.password }, '192.0.2.150')).statusCode).toBe(429);
+    expect(
+      (await login({ email: staff.email, password: staff.password }, '192.0.2.150')).statusCode,
+    ).toBe(429);
     const past = new Date(Date.now() - 16 * 60_000).toISOString();
     await s.ctx.db.updateTable('loginFailures').set({ createdAt: past }).execute();
-    expect((await login({ email: staff.email, password: staff.password }, '192.0.2.151')).statusCode).toBe(200);
+    expect(
+      (await login({ email: staff.email, password: staff.password }, '192.0.2.151')).statusCode,
+    ).toBe(200);
   });
 
   it('takes about as long for an unknown account as for a wrong password', async () => {

@@ -103,7 +103,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       payload: { email, password },
     });
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-    return (res.json() as { token: string }).token;
+    return res.json<{ token: string }>().token;
   };
 
   let staffCount = 0;

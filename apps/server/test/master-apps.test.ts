@@ -79,7 +79,7 @@ describe('creating a master app', () => {
       method: 'POST',
       url: '/master-app',
       token: s.adminToken,
-      payload: form as unknown as string,
+      payload: form,
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -159,7 +159,7 @@ describe('creating a master app', () => {
       method: 'POST',
       url: '/master-app',
       token: s.adminToken,
-      payload: form as unknown as string,
+      payload: form,
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(paths(res)).toEqual(['logo']);

@@ -5,7 +5,11 @@ import { STORAGE_KEYS } from '@master-admin/contract';
 import { ApiError, api, errorText, request, setUnauthorizedHandler } from '../src/lib/api';
 import { HttpResponse, errorJson, http, api as path, server } from './server';
 
-function axiosError(status: number | undefined, data: unknown, message = 'Request failed'): AxiosError {
+function axiosError(
+  status: number | undefined,
+  data: unknown,
+  message = 'Request failed',
+): AxiosError {
   const config = { headers: new AxiosHeaders() };
   return new AxiosError(
     message,
@@ -18,7 +22,9 @@ function axiosError(status: number | undefined, data: unknown, message = 'Reques
 
 describe('errorText (spec §8 order)', () => {
   it('prefers the response message, then its error, then the client message', () => {
-    expect(errorText(axiosError(409, { message: 'Name taken', error: 'Conflict' }))).toBe('Name taken');
+    expect(errorText(axiosError(409, { message: 'Name taken', error: 'Conflict' }))).toBe(
+      'Name taken',
+    );
     expect(errorText(axiosError(409, { error: 'Conflict' }))).toBe('Conflict');
     expect(errorText(axiosError(500, '<html>', 'Request failed with status code 500'))).toBe(
       'Request failed with status code 500',
@@ -63,7 +69,11 @@ describe('request', () => {
         return HttpResponse.json({ message: 'ok' });
       }),
     );
-    await api.post('/form', z.object({ message: z.string() }), { name: 'A & B', note: undefined, n: 3 });
+    await api.post('/form', z.object({ message: z.string() }), {
+      name: 'A & B',
+      note: undefined,
+      n: 3,
+    });
     expect(type).toContain('application/x-www-form-urlencoded');
     expect(body).toBe('name=A+%26+B&n=3');
   });
@@ -86,7 +96,12 @@ describe('request', () => {
     server.use(
       http.post(path('/v'), () =>
         HttpResponse.json(
-          { statusCode: 400, error: 'Bad Request', message: 'name: Required', details: [{ path: 'name', message: 'Required' }] },
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: 'name: Required',
+            details: [{ path: 'name', message: 'Required' }],
+          },
           { status: 400 },
         ),
       ),

@@ -52,7 +52,10 @@ describe('master apps', () => {
       http.post(api('/master-app'), async ({ request }) => {
         body = await request.text();
         created = true;
-        return HttpResponse.json({ message: 'App Created Successfully', result: app(1, 'Festival') });
+        return HttpResponse.json({
+          message: 'App Created Successfully',
+          result: app(1, 'Festival'),
+        });
       }),
     );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
@@ -69,7 +72,9 @@ describe('master apps', () => {
 
   it('keeps the dialog open and shows the server’s message when the name is taken', async () => {
     server.use(
-      http.get(api('/master-app/list'), () => HttpResponse.json({ result: [app(1, 'Festival')], total: 1 })),
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1 }),
+      ),
       http.patch(api('/master-app/update/1'), () =>
         errorJson(409, 'Conflict', 'A master app with this name already exists'),
       ),
@@ -82,7 +87,9 @@ describe('master apps', () => {
     await userEvent.clear(name);
     await userEvent.type(name, 'Other');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('A master app with this name already exists')).toBeInTheDocument();
+    expect(
+      await screen.findByText('A master app with this name already exists'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Rename Festival' })).toBeInTheDocument();
   });
 
@@ -105,7 +112,9 @@ describe('master apps', () => {
   });
 
   it('shows the error, no rows and a total of 0 when the list fails, and "Access Denied!" on 403', async () => {
-    server.use(http.get(api('/master-app/list'), () => errorJson(403, 'Forbidden', 'Access Denied!')));
+    server.use(
+      http.get(api('/master-app/list'), () => errorJson(403, 'Forbidden', 'Access Denied!')),
+    );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
     expect(await screen.findByText('Could not load the list')).toBeInTheDocument();
     expect(screen.getAllByText('Access Denied!').length).toBeGreaterThan(0);

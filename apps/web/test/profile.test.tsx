@@ -6,13 +6,25 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const me = () =>
   http.get(api('/account/admin-detail'), () =>
-    HttpResponse.json({ id: 1, phoneNumber: null, email: 'a@b.c', status: 'ACTIVE', createdAt: '2026-01-02T03:04:05.000Z' }),
+    HttpResponse.json({
+      id: 1,
+      phoneNumber: null,
+      email: 'a@b.c',
+      status: 'ACTIVE',
+      createdAt: '2026-01-02T03:04:05.000Z',
+    }),
   );
 
 async function fill(old: string, next: string, again: string) {
-  await userEvent.type(await screen.findByLabelText('Current password', { selector: 'input' }), old);
+  await userEvent.type(
+    await screen.findByLabelText('Current password', { selector: 'input' }),
+    old,
+  );
   await userEvent.type(screen.getByLabelText('New password', { selector: 'input' }), next);
-  await userEvent.type(screen.getByLabelText('Repeat the new password', { selector: 'input' }), again);
+  await userEvent.type(
+    screen.getByLabelText('Repeat the new password', { selector: 'input' }),
+    again,
+  );
   await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
 }
 
@@ -33,7 +45,12 @@ describe('account', () => {
   });
 
   it('shows "old password not matched!!" when the server refuses the old password', async () => {
-    server.use(me(), http.post(api('/auth/admin/pass-reset'), () => errorJson(409, 'Conflict', 'old password not matched!!')));
+    server.use(
+      me(),
+      http.post(api('/auth/admin/pass-reset'), () =>
+        errorJson(409, 'Conflict', 'old password not matched!!'),
+      ),
+    );
     renderApp('/profile', { signedInAs: 'a@b.c' });
     await fill('wrong-old', 'new-password-1', 'new-password-1');
     expect(await screen.findByText('old password not matched!!')).toBeInTheDocument();
@@ -45,7 +62,10 @@ describe('account', () => {
       me(),
       http.post(api('/auth/admin/pass-reset'), async ({ request }) => {
         body = await request.text();
-        return HttpResponse.json({ message: 'Password reset successfully', result: { id: 1, email: 'a@b.c' } });
+        return HttpResponse.json({
+          message: 'Password reset successfully',
+          result: { id: 1, email: 'a@b.c' },
+        });
       }),
     );
     renderApp('/profile', { signedInAs: 'a@b.c' });

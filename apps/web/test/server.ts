@@ -8,5 +8,5 @@ export { http, HttpResponse };
 /** An API path as the browser calls it. */
 export const api = (path: string) => `*/api/v1${path}`;
 
-export const errorJson = (statusCode: number, error: string, message: string) =>
+export const errorJson = (statusCode: number, error: string, message: string): Response =>
   HttpResponse.json({ statusCode, error, message }, { status: statusCode });

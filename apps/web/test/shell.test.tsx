@@ -71,7 +71,10 @@ describe('the shell', () => {
   });
 
   it('goes to sign-in when the server no longer accepts the token, and returns after', async () => {
-    server.use(apps(), http.get(api('/dashboard/getCount'), () => errorJson(401, 'Unauthorized', 'Please sign in')));
+    server.use(
+      apps(),
+      http.get(api('/dashboard/getCount'), () => errorJson(401, 'Unauthorized', 'Please sign in')),
+    );
     const { router } = renderApp('/?inDays=7', { signedInAs: 'boss@example.com' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/sign-in'));
     expect(router.state.location.state).toEqual({ from: '/?inDays=7' });

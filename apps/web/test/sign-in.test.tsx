@@ -19,7 +19,11 @@ async function signIn(email: string, password: string) {
 
 describe('sign-in', () => {
   it('shows the server’s message on a wrong password and stays signed out', async () => {
-    server.use(http.post(api('/auth/admin/login'), () => errorJson(401, 'Unauthorized', 'Invalid email or password')));
+    server.use(
+      http.post(api('/auth/admin/login'), () =>
+        errorJson(401, 'Unauthorized', 'Invalid email or password'),
+      ),
+    );
     renderApp('/auth/sign-in');
     await signIn('admin@example.com', 'wrong');
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
@@ -30,7 +34,9 @@ describe('sign-in', () => {
     server.use(http.post(api('/auth/admin/login'), () => HttpResponse.error()));
     renderApp('/auth/sign-in');
     await signIn('admin@example.com', 'whatever');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid credentials or somthing went wrong!');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Invalid credentials or somthing went wrong!',
+    );
   });
 
   it('says "Invalid response from server" when the answer has no token', async () => {

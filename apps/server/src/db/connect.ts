@@ -56,19 +56,21 @@ const sqliteBooleans: KyselyPlugin = {
 };
 
 const { types } = pg;
-const parseTimestamptz = types.getTypeParser(types.builtins.TIMESTAMPTZ);
+/** The type ids (OIDs) of the PostgreSQL types parsed differently from pg's defaults. */
+const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184, NUMERIC: 1700 } as const;
+const parseTimestamptz = types.getTypeParser(OID.TIMESTAMPTZ) as (value: string) => Date;
 
 /** PostgreSQL values in the shapes SQLite gives: ISO strings, YYYY-MM-DD, plain numbers. */
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
     switch (oid) {
-      case types.builtins.TIMESTAMPTZ:
-      case types.builtins.TIMESTAMP:
-        return (v: string) => (parseTimestamptz(v) as Date).toISOString();
-      case types.builtins.DATE:
+      case OID.TIMESTAMPTZ:
+      case OID.TIMESTAMP:
+        return (v: string) => parseTimestamptz(v).toISOString();
+      case OID.DATE:
         return (v: string) => v;
-      case types.builtins.INT8:
-      case types.builtins.NUMERIC:
+      case OID.INT8:
+      case OID.NUMERIC:
         return (v: string) => Number(v);
       default:
         return types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;

@@ -12,7 +12,7 @@ export interface Dialect {
   /** Column type of calendar dates (YYYY-MM-DD). */
   dateType: 'text' | 'date';
   /** Makes `id` an auto-incrementing primary key that never reuses a deleted row's id. */
-  idColumn(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  idColumn: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
   /** Case-insensitive "contains" over a column (the list keyword). */
   contains(column: string, keyword: string): Expression<SqlBool>;
 }

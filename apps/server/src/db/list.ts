@@ -12,9 +12,9 @@ export async function listPage<DB, TB extends keyof DB, O>(
 ): Promise<ListResponse<O>> {
   const [result, count] = await Promise.all([
     rows(base).limit(page.limit).offset(page.offset).execute(),
-    base
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() as Promise<{
+      total: number | string;
+    }>,
   ]);
-  return { result: result as O[], total: Number(count.total) };
+  return { result: result, total: Number(count.total) };
 }

@@ -20,7 +20,10 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration ${failed} failed: ${String(error)}`, { cause: error });
+    throw new Error(
+      `Migration ${failed} failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+      { cause: error },
+    );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -81,7 +81,10 @@ export function registerAccessCheck(app: FastifyInstance, db: Db, secret: Uint8A
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_BASE)) return;
     const rule = route.config?.access;
-    if (!rule) throw new Error(`Route ${route.method} ${route.url} does not declare its access`);
+    if (!rule)
+      throw new Error(
+        `Route ${[route.method].flat().join(',')} ${route.url} does not declare its access`,
+      );
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') declared.push({ method, url: route.url, access: rule });
     }

@@ -28,8 +28,7 @@ export class HttpError extends Error {
 /** A 400 naming the field: the same shape a schema failure gives. */
 export const invalidField = (path: string, message: string) =>
   new HttpError(400, `${path}: ${message}`, { details: [{ path, message }] });
-export const unauthorized = (message: string = MESSAGES.notSignedIn) =>
-  new HttpError(401, message);
+export const unauthorized = (message: string = MESSAGES.notSignedIn) => new HttpError(401, message);
 export const forbidden = () => new HttpError(403, MESSAGES.accessDenied);
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
@@ -95,7 +94,7 @@ export function handleError(
     return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.details));
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const details = validationDetails(err.validation as ZodIssueLike[], err.validationContext);
+    const details = validationDetails(err.validation, err.validationContext);
     const message = details.map((d) => `${d.path}: ${d.message}`).join('; ');
     return reply.code(400).send(errorBody(400, message || MESSAGES.validationFailed, details));
   }

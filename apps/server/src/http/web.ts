@@ -70,7 +70,10 @@ export async function registerWebApp(app: FastifyInstance, dist: string | undefi
       !url.startsWith('/media/') &&
       !url.startsWith('/api/docs');
     if (isPage) {
-      return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .send(fs.createReadStream(index));
     }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${url} not found`));
   });

@@ -37,7 +37,10 @@ export const routes: RouteObject[] = [
                 ErrorBoundary: ErrorScreen,
                 children: [
                   { index: true, ...screen(() => import('../features/dashboard/DashboardPage')) },
-                  { path: 'masterApp', ...screen(() => import('../features/master-apps/MasterAppsPage')) },
+                  {
+                    path: 'masterApp',
+                    ...screen(() => import('../features/master-apps/MasterAppsPage')),
+                  },
                   { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
                   { path: '*', Component: NotFound },
                 ],

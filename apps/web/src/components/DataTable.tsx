@@ -53,7 +53,13 @@ export function DataTable<Row>(props: {
 
   // A page past the end (rows deleted, a shared link) moves to the last page.
   useEffect(() => {
-    if (!query.isFetching && !query.isError && rows.length === 0 && total > 0 && params.page > pages) {
+    if (
+      !query.isFetching &&
+      !query.isError &&
+      rows.length === 0 &&
+      total > 0 &&
+      params.page > pages
+    ) {
       params.setPage(pages);
     }
   }, [query.isFetching, query.isError, rows.length, total, params, pages]);
@@ -98,7 +104,12 @@ export function DataTable<Row>(props: {
                       >
                         <Group justify="space-between">
                           <Text size="sm">{errorText(query.error)}</Text>
-                          <Button size="xs" variant="light" color="red" onClick={() => query.refetch()}>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color="red"
+                            onClick={() => query.refetch()}
+                          >
                             Try again
                           </Button>
                         </Group>
@@ -107,7 +118,9 @@ export function DataTable<Row>(props: {
                       <EmptyState
                         my="lg"
                         icon={<IconInbox size={28} />}
-                        title={filtered ? 'Nothing matches' : (props.emptyText ?? 'Nothing here yet')}
+                        title={
+                          filtered ? 'Nothing matches' : (props.emptyText ?? 'Nothing here yet')
+                        }
                         description={
                           filtered ? 'Try another search or clear the filters.' : undefined
                         }
@@ -152,7 +165,12 @@ export function DataTable<Row>(props: {
             value={Math.min(params.page, pages)}
             onChange={params.setPage}
             getControlProps={(control) => ({
-              'aria-label': control === 'previous' ? 'Previous page' : control === 'next' ? 'Next page' : control,
+              'aria-label':
+                control === 'previous'
+                  ? 'Previous page'
+                  : control === 'next'
+                    ? 'Next page'
+                    : control,
             })}
           />
         </Group>

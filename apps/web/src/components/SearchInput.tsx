@@ -16,8 +16,13 @@ export function SearchInput(props: {
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
 
-  // The URL may change under us (back button, clear filters).
-  useEffect(() => setText(value), [value]);
+  // The URL may change under us (back button, clear filters): follow it, during render as React
+  // advises for state derived from a prop.
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setText(value);
+  }
   useEffect(() => {
     if (debounced.trim() !== value) onChange(debounced);
     // Only a new debounced value should trigger a search.

@@ -67,7 +67,12 @@ export function useListParams<F extends string>(filterNames: readonly F[]) {
     setFilter: (name: F, value: string | undefined) => update({ [name]: value }),
     setFilters: (values: Partial<Record<F, string | undefined>>) => update(values),
     clear: () =>
-      update(Object.fromEntries([['q', undefined], ...filterNames.map((n) => [n, undefined])])),
+      update(
+        Object.fromEntries([['q', undefined], ...filterNames.map((n) => [n, undefined])]) as Record<
+          string,
+          undefined
+        >,
+      ),
   };
 }
 
@@ -85,7 +90,12 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
 }) {
   type Row = z.output<S>['result'][number];
   const params = useListParams<F>(options.filters ?? []);
-  const query = { limit: params.limit, offset: params.offset, keyword: params.keyword, ...params.filters };
+  const query = {
+    limit: params.limit,
+    offset: params.offset,
+    keyword: params.keyword,
+    ...params.filters,
+  };
   const result = useQuery({
     queryKey: [...options.queryKey, 'list', query],
     queryFn: () => api.get(options.path, options.schema, query),

@@ -81,11 +81,7 @@ export function foundation(d: Dialect): Migration {
         .on('accounts')
         .columns(['master_app_id', 'role', 'created_at'])
         .execute();
-      await db.schema
-        .createIndex('accounts_phone')
-        .on('accounts')
-        .column('phone_number')
-        .execute();
+      await db.schema.createIndex('accounts_phone').on('accounts').column('phone_number').execute();
 
       await db.schema
         .createTable('sessions')
@@ -99,11 +95,7 @@ export function foundation(d: Dialect): Migration {
         .addColumn('expires_at', ts, (c) => c.notNull())
         .addColumn('revoked_at', ts)
         .execute();
-      await db.schema
-        .createIndex('sessions_account')
-        .on('sessions')
-        .column('account_id')
-        .execute();
+      await db.schema.createIndex('sessions_account').on('sessions').column('account_id').execute();
 
       await db.schema
         .createTable('login_history')

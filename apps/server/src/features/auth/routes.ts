@@ -99,7 +99,12 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await revokeSession(trx, request.account.sessionId);
         await trx
           .insertInto('loginHistory')
-          .values({ accountId: request.account.id, ip: request.ip, status: 'OUT', createdAt: now() })
+          .values({
+            accountId: request.account.id,
+            ip: request.ip,
+            status: 'OUT',
+            createdAt: now(),
+          })
           .execute();
       });
       return { message: MESSAGES.loggedOut };

@@ -13,7 +13,13 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout, IconUser } from '@tabler/icons-react';
-import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import {
+  NavLink as RouterNavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useNavigation,
+} from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
 import { api } from '../../lib/api';

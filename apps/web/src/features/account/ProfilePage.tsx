@@ -1,9 +1,26 @@
-import { Badge, Button, Grid, Paper, PasswordInput, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Grid,
+  Paper,
+  PasswordInput,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { PATHS, passResetBody, passResetResponse, profile, type PassResetBody } from '@master-admin/contract';
+import {
+  PATHS,
+  passResetBody,
+  passResetResponse,
+  profile,
+  type PassResetBody,
+} from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useApiMutation } from '../../lib/mutation';
@@ -18,12 +35,20 @@ const passwordForm = passResetBody
 type PasswordForm = z.infer<typeof passwordForm>;
 
 function ProfileCard() {
-  const me = useQuery({ queryKey: ['account', 'me'], queryFn: () => api.get(PATHS.adminDetail, profile) });
+  const me = useQuery({
+    queryKey: ['account', 'me'],
+    queryFn: () => api.get(PATHS.adminDetail, profile),
+  });
   const rows: [string, React.ReactNode][] = me.data
     ? [
         ['Email', me.data.email ?? '—'],
         ['Phone number', me.data.phoneNumber ?? '—'],
-        ['Status', <Badge key="s" color={me.data.status === 'ACTIVE' ? 'teal' : 'gray'} variant="light">{me.data.status}</Badge>],
+        [
+          'Status',
+          <Badge key="s" color={me.data.status === 'ACTIVE' ? 'teal' : 'gray'} variant="light">
+            {me.data.status}
+          </Badge>,
+        ],
         ['Member since', formatDateTime(me.data.createdAt)],
       ]
     : [];
@@ -67,7 +92,10 @@ function PasswordCard() {
       <Title order={3} size="h4" mb="md">
         Change password
       </Title>
-      <form onSubmit={form.handleSubmit((v) => change.mutateAsync(v).catch(() => undefined))} noValidate>
+      <form
+        onSubmit={form.handleSubmit((v) => change.mutateAsync(v).catch(() => undefined))}
+        noValidate
+      >
         <Stack>
           <PasswordInput
             label="Current password"

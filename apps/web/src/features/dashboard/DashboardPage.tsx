@@ -14,7 +14,14 @@ import {
   ThemeIcon,
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { IconAlertTriangle, IconCategory, IconDownload, IconPhotoStar, IconUsers, type Icon } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCategory,
+  IconDownload,
+  IconPhotoStar,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { PATHS, dashboardCounts, type DashboardCounts } from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
@@ -48,7 +55,8 @@ export default function DashboardPage() {
   const choosePeriod = (next: Period) => {
     setPeriod(next);
     if (next === 'all') setFilters({ inDays: undefined, fromDate: undefined, toDate: undefined });
-    if (next === 'days') setFilters({ inDays: filters.inDays || '30', fromDate: undefined, toDate: undefined });
+    if (next === 'days')
+      setFilters({ inDays: filters.inDays || '30', fromDate: undefined, toDate: undefined });
     if (next === 'range') setFilters({ inDays: undefined });
   };
 
@@ -64,7 +72,7 @@ export default function DashboardPage() {
             <SegmentedControl
               aria-labelledby="period-label"
               value={period}
-              onChange={(v) => choosePeriod(v as Period)}
+              onChange={(v) => choosePeriod(v)}
               data={[
                 { value: 'all', label: 'All time' },
                 { value: 'days', label: 'Last N days' },
@@ -82,7 +90,9 @@ export default function DashboardPage() {
               allowNegative={false}
               clampBehavior="strict"
               value={filters.inDays ? Number(filters.inDays) : ''}
-              onChange={(v) => setFilters({ inDays: typeof v === 'number' && v >= 1 ? String(v) : undefined })}
+              onChange={(v) =>
+                setFilters({ inDays: typeof v === 'number' && v >= 1 ? String(v) : undefined })
+              }
             />
           )}
           {period === 'range' && (
@@ -111,7 +121,12 @@ export default function DashboardPage() {
               variant="subtle"
               onClick={() => {
                 setPeriod('all');
-                setFilters({ inDays: undefined, fromDate: undefined, toDate: undefined, masterAppId: undefined });
+                setFilters({
+                  inDays: undefined,
+                  fromDate: undefined,
+                  toDate: undefined,
+                  masterAppId: undefined,
+                });
               }}
             >
               Clear filters

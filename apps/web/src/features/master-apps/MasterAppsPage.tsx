@@ -48,7 +48,10 @@ export default function MasterAppsPage() {
         title="Master Apps"
         description="The apps this back-office serves. Each has its own users, posters, banners and settings."
         actions={
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setDialog({ kind: 'create' })}>
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog({ kind: 'create' })}
+          >
             New app
           </Button>
         }
