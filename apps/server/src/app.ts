@@ -1,4 +1,3 @@
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -17,10 +16,12 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
+import { registerUploads } from './media/uploads.ts';
 import healthRoutes from './features/health/routes.ts';
 import authRoutes from './features/auth/routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
+import bannerRoutes from './features/banners/routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -68,16 +69,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  const fileLimits = { image: config.uploads.maxImageBytes };
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fields: 50, fieldSize: config.bodyLimitBytes, files: 10, parts: 60 },
-    // Routes that take files (the media issue) declare them; elsewhere a file part is refused.
-    onFile: async (part) => {
-      part.file.resume();
-      throw new HttpError(400, `${part.fieldname}: Files are not accepted here`, {
-        details: [{ path: part.fieldname, message: 'Files are not accepted here' }],
-      });
+    limits: {
+      fields: 50,
+      fieldSize: config.bodyLimitBytes,
+      files: 5,
+      parts: 60,
+      // The per-kind limits are checked while streaming; this only stops a runaway part.
+      fileSize: Math.max(...Object.values(fileLimits)) + 1,
     },
+    // Routes declare their file fields (`config.uploads`); elsewhere a file part is refused.
+    onFile: registerUploads(app, fileLimits),
   });
 
   await app.register(rateLimit, {
@@ -118,11 +122,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(authRoutes);
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);
+      await api.register(bannerRoutes);
     },
     { prefix: API_BASE },
   );
 
-  await registerMedia(app, path.join(config.dataDir, 'media'));
+  if (config.media.store === 'local') await registerMedia(app, config.media.dir);
   await registerWebApp(app, config.web.serve ? config.web.dist : undefined);
 
   // Shutting down waits for open connections. One idle at that moment is closed at once, but a

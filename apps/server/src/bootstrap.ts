@@ -4,6 +4,8 @@ import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { LoginThrottle } from './auth/throttle.ts';
 import { loadSecret } from './auth/tokens.ts';
+import { MediaService } from './media/service.ts';
+import { createStore } from './media/store.ts';
 
 /** Opens the database, brings its schema up to date and gathers what the routes share. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -21,5 +23,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     dialect: database.dialect,
     secret: loadSecret(config.jwtSecret, config.dataDir),
     throttle: new LoginThrottle(database.db, config.login),
+    media: new MediaService(database.db, createStore(config.media), {
+      maxImagePixels: config.uploads.maxImagePixels,
+    }),
   };
 }

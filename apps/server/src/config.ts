@@ -34,6 +34,18 @@ const env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVE_WEB: flag.default(true),
   WEB_DIST: z.string().optional(),
+  MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  S3_PUBLIC_URL: z.url().optional(),
+  MAX_IMAGE_BYTES: positiveInt.default(10 * 1024 * 1024),
+  MAX_IMAGE_PIXELS: positiveInt.default(50_000_000),
+  MAX_VIDEO_BYTES: positiveInt.default(500 * 1024 * 1024),
+  CONTACT_RATE_PER_HOUR: positiveInt.default(5),
 });
 
 export type Config = {
@@ -52,7 +64,24 @@ export type Config = {
   login: { maxFailures: number; windowMinutes: number };
   logLevel: string;
   web: { serve: boolean; dist: string };
+  media: MediaConfig;
+  uploads: { maxImageBytes: number; maxImagePixels: number; maxVideoBytes: number };
+  contactRatePerHour: number;
 };
+
+export type MediaConfig =
+  | { store: 'local'; dir: string }
+  | {
+      store: 's3';
+      endpoint: string | undefined;
+      region: string;
+      bucket: string;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+      /** Where browsers load the objects from; by default the bucket's own URL. */
+      publicUrl: string;
+    };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -78,6 +107,26 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  let media: MediaConfig = { store: 'local', dir: path.join(dataDir, 'media') };
+  if (e.MEDIA_STORE === 's3') {
+    if (!e.S3_BUCKET)
+      throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when MEDIA_STORE=s3');
+    const bucketUrl = e.S3_ENDPOINT
+      ? e.S3_FORCE_PATH_STYLE
+        ? `${e.S3_ENDPOINT.replace(/\/$/, '')}/${e.S3_BUCKET}`
+        : e.S3_ENDPOINT.replace('://', `://${e.S3_BUCKET}.`).replace(/\/$/, '')
+      : `https://${e.S3_BUCKET}.s3.${e.S3_REGION}.amazonaws.com`;
+    media = {
+      store: 's3',
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      publicUrl: (e.S3_PUBLIC_URL ?? bucketUrl).replace(/\/$/, ''),
+    };
+  }
   const url = e.DATABASE_URL;
   const database: Config['database'] =
     url === undefined
@@ -101,5 +150,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_WINDOW_MINUTES },
     logLevel: e.LOG_LEVEL,
     web: { serve: e.SERVE_WEB, dist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : DEFAULT_WEB_DIST },
+    media,
+    uploads: {
+      maxImageBytes: e.MAX_IMAGE_BYTES,
+      maxImagePixels: e.MAX_IMAGE_PIXELS,
+      maxVideoBytes: e.MAX_VIDEO_BYTES,
+    },
+    contactRatePerHour: e.CONTACT_RATE_PER_HOUR,
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db, DatabaseHandle } from './db/connect.ts';
 import type { Dialect } from './db/dialect.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
+import type { MediaService } from './media/service.ts';
 
 /** What every route module needs, built once at start and shared. */
 export interface AppContext {
@@ -12,6 +13,7 @@ export interface AppContext {
   dialect: Dialect;
   secret: Uint8Array;
   throttle: LoginThrottle;
+  media: MediaService;
 }
 
 declare module 'fastify' {

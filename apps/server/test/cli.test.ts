@@ -154,7 +154,7 @@ describe('migrate', () => {
       const env = { DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) };
       const first = await cli(['migrate'], env);
       expect(first.stderr).toBe('');
-      expect(first.stdout).toContain('Applied 1 migration(s): 0001-foundation');
+      expect(first.stdout).toMatch(/Applied \d+ migration\(s\): 0001-foundation, 0002-content/);
       const second = await cli(['migrate'], env);
       expect(second.stdout).toContain('The database schema is up to date.');
     } finally {

@@ -144,3 +144,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     },
   };
 }
+
+/** A multipart body, as a browser's FormData sends it: `fields` and files `{ name, data, type }`. */
+export async function multipart(
+  fields: Record<string, string>,
+  files: Record<string, { name: string; data: Buffer; type?: string }> = {},
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const [key, file] of Object.entries(files)) {
+    form.append(
+      key,
+      new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
+  }
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATUSES } from './enums.ts';
 import { id, intWithDefault, optionalText } from './fields.ts';
 
 /** Largest page a list answers (API.md, Conventions). */
@@ -38,6 +39,15 @@ export const messageResponse = z.object({ message: z.string() });
 
 /** A path that names one row by id. */
 export const idParams = z.strictObject({ id });
+
+/** A path that names the master app a new row belongs to. */
+export const masterAppIdParams = z.strictObject({ masterAppId: id });
+
+/** The body of every status call. */
+export const statusBody = z.strictObject({
+  status: z.enum(STATUSES, { error: `Must be one of ${STATUSES.join(', ')}` }),
+});
+export type StatusBody = z.input<typeof statusBody>;
 
 /** The error every failing call answers. */
 export const errorResponse = z.object({

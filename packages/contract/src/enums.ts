@@ -68,3 +68,6 @@ export const BUILT_IN_MENUS = [
   { name: 'menus', title: 'Menus' },
 ] as const;
 export type BuiltInMenuName = (typeof BUILT_IN_MENUS)[number]['name'];
+
+/** The pages every master app has, created with the app (API.md, Master apps). */
+export const STANDARD_PAGES = ['About Us', 'Privacy Policy', 'Terms and Conditions'] as const;

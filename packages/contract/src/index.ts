@@ -6,3 +6,4 @@ export * from './paths.ts';
 export * from './auth.ts';
 export * from './master-apps.ts';
 export * from './dashboard.ts';
+export * from './banners.ts';

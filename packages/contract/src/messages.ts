@@ -33,4 +33,56 @@ export const MESSAGES = {
   appCreated: 'App Created Successfully',
   appNameTaken: 'A master app with this name already exists',
   appNotFound: 'Master app not found',
+
+  // Banners
+  bannerCreated: 'Banner Created Successfully',
+  bannerUpdated: 'Banner Updated Successfully',
+  bannerDeleted: 'Banner deleted successfully',
+  bannerNotFound: 'Banner not found',
+
+  // Blogs
+  blogCreated: 'Blog Created Successfully',
+  blogUpdated: 'Blog Updated Successfully',
+  blogDeleted: 'Blog deleted successfully',
+  blogNotFound: 'Blog not found',
+  imageUpdated: 'Image Updated Successfully',
+
+  // Pages
+  pageUpdated: 'Page Updated Successfully',
+  pageNotFound: 'Page not found',
+
+  // FAQs
+  faqCreated: 'Faq Created Successfully',
+  faqUpdated: 'Faq Updated Successfully',
+  faqDeleted: 'Faq Deleted Successfully',
+  faqNotFound: 'Faq not found',
+
+  // Categories
+  categoryCreated: 'Category Created Successfully',
+  categoryUpdated: 'Category Updated Successfully',
+  categoryDeleted: 'Category deleted successfully',
+  categoryNotFound: 'Category not found',
+  categoryNameTaken: 'A category with this name already exists',
+  categoryInUse: 'This category still has posters: move or delete them first',
+
+  // Special days
+  specialDayCreated: 'Special Day Created Successfully',
+  specialDayUpdated: 'Special Day Updated Successfully',
+  specialDayNotFound: 'Special day not found',
+  yearsUpdated: 'Years Updated Successfully',
+
+  // Settings
+  logoCreated: 'Logo Created Successfully',
+  logoUpdated: 'Logo Updated Successfully',
+  settingsNotFound: 'Settings not found',
+  settingsExist: 'This master app already has its settings',
+
+  // Notifications
+  notificationCreated: 'Notification Created Successfully',
+  notificationDeleted: 'notification deleted successfully',
+  notificationNotFound: 'Notification not found',
+  userNotFound: 'User not found',
+
+  // Contact us
+  contactReceived: 'Thank you, we will get back to you',
 } as const;

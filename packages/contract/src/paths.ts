@@ -12,6 +12,52 @@ export const PATHS = {
   masterAppList: '/master-app/list',
   masterAppOptions: '/master-app/options',
   masterAppUpdate: (id: number | string) => `/master-app/update/${id}`,
+
+  bannerCreate: (masterAppId: number | string) => `/banner/${masterAppId}`,
+  bannerList: '/banner/list',
+  bannerLink: (id: number | string) => `/banner/linktype/${id}`,
+  bannerStatus: (id: number | string) => `/banner/status/${id}`,
+  bannerImage: (id: number | string) => `/banner/update/${id}`,
+  bannerRemove: (id: number | string) => `/banner/remove/${id}`,
+
+  blogCreate: '/blogs',
+  blogList: '/blogs/all',
+  blog: (id: number | string) => `/blogs/${id}`,
+  blogImage: (id: number | string) => `/blogs/image/${id}`,
+  blogStatus: (id: number | string) => `/blogs/status/${id}`,
+  blogPopular: (id: number | string) => `/blogs/popular/${id}`,
+  blogRemove: (id: number | string) => `/blogs/remove/${id}`,
+
+  pageList: '/pages/all',
+  page: (id: number | string) => `/pages/${id}`,
+
+  faqCreate: '/faqs',
+  faqList: '/faqs/list',
+  faqUpdate: (id: number | string) => `/faqs/update/${id}`,
+  faqRemove: (id: number | string) => `/faqs/remove/${id}`,
+
+  categoryCreate: '/category',
+  categoryList: '/category/list',
+  category: (id: number | string) => `/category/${id}`,
+  categoryStatus: (id: number | string) => `/category/status/${id}`,
+  categoryRemove: (id: number | string) => `/category/remove/${id}`,
+
+  specialDayCreate: '/special-day',
+  specialDayList: '/special-day/list',
+  specialDay: (id: number | string) => `/special-day/${id}`,
+  specialDayStatus: (id: number | string) => `/special-day/status/${id}`,
+  specialDayYear: (year: number | string) => `/special-day/year/${year}`,
+
+  settingsCreate: (masterAppId: number | string) => `/settings/${masterAppId}`,
+  settingsList: '/settings/admin',
+  settingsUpdate: (id: number | string) => `/settings/update/${id}`,
+
+  notificationCreate: '/notifications/single',
+  notificationList: '/notifications/admin',
+  notificationRemove: (id: number | string) => `/notifications/remove/${id}`,
+
+  contactList: '/contact-us/all',
+  contactSubmit: '/public/contact-us',
 } as const;
 
 /** Browser storage keys (spec §9). */

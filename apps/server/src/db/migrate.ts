@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migrat
 import type { DatabaseHandle } from './connect.ts';
 import type { Dialect } from './dialect.ts';
 import { foundation } from './migrations/0001-foundation.ts';
+import { content } from './migrations/0002-content.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
   return {
     '0001-foundation': foundation(d),
+    '0002-content': content(d),
   };
 }
 

@@ -7,7 +7,14 @@
  * `boolean | number` and row mappers turn them into booleans.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { LoginDirection, PermissionKind, Role, Side, Status } from '@master-admin/contract';
+import type {
+  LinkType,
+  LoginDirection,
+  PermissionKind,
+  Role,
+  Side,
+  Status,
+} from '@master-admin/contract';
 
 type Timestamp = string;
 type Bool = ColumnType<boolean | number, boolean, boolean>;
@@ -121,6 +128,87 @@ export interface PosterTable {
   updatedAt: Timestamp;
 }
 
+export interface BannerTable {
+  id: Generated<number>;
+  masterAppId: number;
+  /** Media key. */
+  image: string;
+  link: string | null;
+  linkType: LinkType;
+  status: Status;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface BlogTable {
+  id: Generated<number>;
+  title: string;
+  author: string;
+  shortDesc: string;
+  /** Sanitised HTML. */
+  desc: string;
+  image: string | null;
+  date: string | null;
+  popular: Bool;
+  status: Status;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface PageTable {
+  id: Generated<number>;
+  masterAppId: number;
+  title: string;
+  /** Sanitised HTML. */
+  desc: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface FaqTable {
+  id: Generated<number>;
+  question: string;
+  answer: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SettingsTable {
+  id: Generated<number>;
+  masterAppId: number;
+  title: string;
+  userDomain: string | null;
+  adminDomain: string | null;
+  mobileDomain: string | null;
+  /** Media key. */
+  logo: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  masterAppId: number;
+  accountId: number | null;
+  title: string;
+  desc: string;
+  type: string;
+  read: ColumnType<boolean | number, boolean | undefined, boolean>;
+  /** Media key. */
+  logo: string | null;
+  createdAt: Timestamp;
+}
+
+export interface ContactUsTable {
+  id: Generated<number>;
+  fName: string;
+  lName: string;
+  email: string;
+  phoneNumber: string;
+  query: string;
+  createdAt: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -133,6 +221,13 @@ export interface Database {
   categories: CategoryTable;
   specialDays: SpecialDayTable;
   posters: PosterTable;
+  banners: BannerTable;
+  blogs: BlogTable;
+  pages: PageTable;
+  faqs: FaqTable;
+  settings: SettingsTable;
+  notifications: NotificationTable;
+  contactUs: ContactUsTable;
 }
 
 export type Account = Selectable<AccountTable>;

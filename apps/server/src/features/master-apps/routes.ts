@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
   PATHS,
+  STANDARD_PAGES,
   idParams,
   masterAppBody,
   masterAppList,
@@ -37,7 +38,7 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('masterApp', 'CREATE') },
       schema: {
         tags: ['master apps'],
-        summary: 'Creates a master app (name unique, case-insensitive)',
+        summary: 'Creates a master app (name unique, case-insensitive) and its standard pages',
         body: masterAppBody,
         response: answers(masterAppMutation),
       },
@@ -45,11 +46,27 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const at = now();
       const row = await uniqueName(() =>
-        db
-          .insertInto('masterApps')
-          .values({ name: request.body.name, createdAt: at, updatedAt: at })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow(),
+        db.transaction().execute(async (trx) => {
+          const created = await trx
+            .insertInto('masterApps')
+            .values({ name: request.body.name, createdAt: at, updatedAt: at })
+            .returning(COLUMNS)
+            .executeTakeFirstOrThrow();
+          // Every app has its standard pages from the start (API.md).
+          await trx
+            .insertInto('pages')
+            .values(
+              STANDARD_PAGES.map((title) => ({
+                masterAppId: created.id,
+                title,
+                desc: '',
+                createdAt: at,
+                updatedAt: at,
+              })),
+            )
+            .execute();
+          return created;
+        }),
       );
       return { message: MESSAGES.appCreated, result: row };
     },

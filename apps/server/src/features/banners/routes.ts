@@ -1,0 +1,228 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  bannerCreateBody,
+  bannerLinkBody,
+  bannerList,
+  bannerListQuery,
+  bannerMutation,
+  deleteResponse,
+  idParams,
+  masterAppIdParams,
+  statusBody,
+  type Banner,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { notFound } from '../../http/errors.ts';
+import { now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+import type { Db } from '../../db/connect.ts';
+import { upload } from '../../media/uploads.ts';
+import { requireMasterApp } from '../master-apps/lookup.ts';
+
+const FOLDER = 'banners';
+const COLUMNS = [
+  'b.id',
+  'b.image',
+  'b.status',
+  'b.link',
+  'b.linkType',
+  'b.createdAt',
+  'b.updatedAt',
+  'm.id as appId',
+  'm.name as appName',
+] as const;
+
+const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media } = app.ctx;
+
+  const selectBanners = (d: Db) =>
+    d
+      .selectFrom('banners as b')
+      .innerJoin('masterApps as m', 'm.id', 'b.masterAppId')
+      .select(COLUMNS);
+  type Row = Awaited<ReturnType<ReturnType<typeof selectBanners>['executeTakeFirstOrThrow']>>;
+
+  const toBanner = ({ appId, appName, image, ...row }: Row): Banner => ({
+    ...row,
+    image: media.url(image),
+    masterApp: { id: appId, name: appName },
+  });
+
+  async function findBanner(id: number): Promise<Banner> {
+    const row = await selectBanners(db).where('b.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.bannerNotFound);
+    return toBanner(row);
+  }
+
+  app.post(
+    PATHS.bannerCreate(':masterAppId'),
+    {
+      config: { access: access.menu('banner', 'CREATE'), uploads: { file: 'image' } },
+      schema: {
+        tags: ['banners'],
+        summary: 'Creates a banner for a master app from the multipart image `file`',
+        consumes: ['multipart/form-data'],
+        params: masterAppIdParams,
+        body: bannerCreateBody,
+        response: answers(bannerMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'file', true);
+      await requireMasterApp(db, request.params.masterAppId);
+      const image = await media.saveImage(file, FOLDER);
+      const at = now();
+      const { id } = await db
+        .insertInto('banners')
+        .values({
+          masterAppId: request.params.masterAppId,
+          image,
+          link: request.body.link ?? null,
+          linkType: request.body.linkType,
+          status: 'ACTIVE',
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { message: MESSAGES.bannerCreated, result: await findBanner(id) };
+    },
+  );
+
+  app.get(
+    PATHS.bannerList,
+    {
+      config: { access: access.menu('banner', 'VIEW') },
+      schema: {
+        tags: ['banners'],
+        summary: 'Lists banners, newest first; keyword searches the link',
+        querystring: bannerListQuery,
+        response: answers(bannerList),
+      },
+    },
+    async (request) => {
+      const { keyword, status, linkType, masterAppId, limit, offset } = request.query;
+      const base = db
+        .selectFrom('banners as b')
+        .innerJoin('masterApps as m', 'm.id', 'b.masterAppId')
+        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('b.link', keyword!)))
+        .$if(status !== undefined, (qb) => qb.where('b.status', '=', status!))
+        .$if(linkType !== undefined, (qb) => qb.where('b.linkType', '=', linkType!))
+        .$if(masterAppId !== undefined, (qb) => qb.where('b.masterAppId', '=', masterAppId!));
+      const page = await listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('b.createdAt', 'desc').orderBy('b.id', 'desc'),
+        { limit, offset },
+      );
+      return { result: page.result.map(toBanner), total: page.total };
+    },
+  );
+
+  app.put(
+    PATHS.bannerLink(':id'),
+    {
+      config: { access: access.menu('banner', 'UPDATE') },
+      schema: {
+        tags: ['banners'],
+        summary: 'Changes a banner’s link and link type (EXTERNAL needs an http(s) URL)',
+        params: idParams,
+        body: bannerLinkBody,
+        response: answers(bannerMutation),
+      },
+    },
+    async (request) => {
+      const { numUpdatedRows } = await db
+        .updateTable('banners')
+        .set({
+          link: request.body.link ?? null,
+          linkType: request.body.linkType,
+          updatedAt: now(),
+        })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
+      return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.bannerStatus(':id'),
+    {
+      config: { access: access.menu('banner', 'UPDATE') },
+      schema: {
+        tags: ['banners'],
+        summary: 'Changes a banner’s status',
+        params: idParams,
+        body: statusBody,
+        response: answers(bannerMutation),
+      },
+    },
+    async (request) => {
+      const { numUpdatedRows } = await db
+        .updateTable('banners')
+        .set({ status: request.body.status, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
+      return { message: MESSAGES.statusUpdated, result: await findBanner(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.bannerImage(':id'),
+    {
+      config: { access: access.menu('banner', 'UPDATE'), uploads: { file: 'image' } },
+      schema: {
+        tags: ['banners'],
+        summary: 'Replaces a banner’s image with the multipart image `file`',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: answers(bannerMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'file', true);
+      const old = await db
+        .selectFrom('banners')
+        .select('image')
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!old) throw notFound(MESSAGES.bannerNotFound);
+      const image = await media.saveImage(file, FOLDER);
+      await db
+        .updateTable('banners')
+        .set({ image, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .execute();
+      if (old.image !== image) await media.release([old.image]);
+      return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
+    },
+  );
+
+  app.delete(
+    PATHS.bannerRemove(':id'),
+    {
+      config: { access: access.menu('banner', 'DELETE') },
+      schema: {
+        tags: ['banners'],
+        summary: 'Deletes a banner and, when no other row uses it, its image',
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .deleteFrom('banners')
+        .where('id', '=', request.params.id)
+        .returning('image')
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGES.bannerNotFound);
+      await media.release([row.image]);
+      return { message: MESSAGES.bannerDeleted, result: { id: request.params.id } };
+    },
+  );
+};
+export default bannerRoutes;

@@ -1,0 +1,86 @@
+/**
+ * Storing checked uploads and letting go of files no row uses any more. Rows keep media keys;
+ * responses carry `store.url(key)`.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { HttpError } from '../http/errors.ts';
+import { ImageRefused, processImage, thumbOf } from './images.ts';
+import type { MediaStore } from './store.ts';
+import type { Upload } from './uploads.ts';
+
+/**
+ * Every column that holds a media key, as `table.column` in the database's own (snake_case)
+ * names. A file is removed only when none of them still names it.
+ */
+export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['banners', 'image'],
+  ['blogs', 'image'],
+  ['settings', 'logo'],
+  ['notifications', 'logo'],
+];
+
+export class MediaService {
+  readonly store: MediaStore;
+  readonly #db: Db;
+  readonly #maxPixels: number;
+
+  constructor(db: Db, store: MediaStore, options: { maxImagePixels: number }) {
+    this.#db = db;
+    this.store = store;
+    this.#maxPixels = options.maxImagePixels;
+  }
+
+  /**
+   * Decodes, re-encodes and stores an uploaded image and its thumbnail under `folder`; resolves
+   * with the key once both are completely stored.
+   */
+  async saveImage(upload: Upload, folder: string): Promise<string> {
+    let image;
+    try {
+      image = await processImage(upload.path, this.#maxPixels);
+    } catch (err) {
+      if (err instanceof ImageRefused) {
+        throw new HttpError(err.statusCode, `${upload.field}: ${err.message}`, {
+          details: [{ path: upload.field, message: err.message }],
+        });
+      }
+      throw err;
+    }
+    const key = `${folder}/${image.hash.slice(0, 2)}/${image.hash}.webp`;
+    // Stored again even when present: a concurrent release may be removing the same file.
+    await this.store.put(thumbOf(key), image.thumb, 'image/webp');
+    await this.store.put(key, image.main, 'image/webp');
+    return key;
+  }
+
+  url(key: string): string;
+  url(key: string | null): string | null;
+  url(key: string | null) {
+    return key === null ? null : this.store.url(key);
+  }
+
+  /**
+   * Removes the files of `keys` that no row names any more. Call it after the transaction that
+   * dropped the references has committed; a failure here leaves an orphan file, never a row
+   * without its file.
+   */
+  async release(keys: Array<string | null | undefined>): Promise<void> {
+    for (const key of new Set(keys.filter((k): k is string => typeof k === 'string'))) {
+      if (await this.isUsed(key)) continue;
+      await Promise.all([this.store.delete(key), this.store.delete(thumbOf(key))]);
+    }
+  }
+
+  async isUsed(key: string): Promise<boolean> {
+    for (const [table, column] of MEDIA_COLUMNS) {
+      const row = await sql<{
+        one: number;
+      }>`select 1 as one from ${sql.table(table)} where ${sql.ref(column)} = ${key} limit 1`.execute(
+        this.#db,
+      );
+      if (row.rows.length > 0) return true;
+    }
+    return false;
+  }
+}
