@@ -1,0 +1,22 @@
+/**
+ * What the global setup and the tests share: the database kind, the first admin's credentials and
+ * the names of the environment variables through which the setup tells the tests where the server
+ * and its database are.
+ */
+export type DbKind = 'sqlite' | 'postgres';
+
+export const DB_KIND: DbKind = process.env.E2E_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The PostgreSQL server on which each run creates (and afterwards drops) its own database. */
+export const PG_ADMIN_URL =
+  process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The SUPER_ADMIN the server creates on its first start (ADMIN_EMAIL / ADMIN_PASSWORD). */
+export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password-1' } as const;
+
+/** Set by the global setup, read by the tests (workers inherit the runner's environment). */
+export const ENV = {
+  baseUrl: 'E2E_BASE_URL',
+  sqliteFile: 'E2E_SQLITE_FILE',
+  databaseUrl: 'E2E_DATABASE_URL',
+} as const;
