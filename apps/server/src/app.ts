@@ -22,6 +22,10 @@ import authRoutes from './features/auth/routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
 import bannerRoutes from './features/banners/routes.ts';
+import faqRoutes from './features/faqs/routes.ts';
+import categoryRoutes from './features/categories/routes.ts';
+import specialDayRoutes from './features/special-days/routes.ts';
+import contactUsRoutes from './features/contact-us/routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -123,6 +127,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);
       await api.register(bannerRoutes);
+      await api.register(faqRoutes);
+      await api.register(categoryRoutes);
+      await api.register(specialDayRoutes);
+      await api.register(contactUsRoutes);
     },
     { prefix: API_BASE },
   );

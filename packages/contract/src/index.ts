@@ -7,3 +7,7 @@ export * from './auth.ts';
 export * from './master-apps.ts';
 export * from './dashboard.ts';
 export * from './banners.ts';
+export * from './faqs.ts';
+export * from './categories.ts';
+export * from './special-days.ts';
+export * from './contact-us.ts';

@@ -1,0 +1,179 @@
+/** Categories: the groups posters belong to. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  categoryBody,
+  categoryList,
+  categoryListQuery,
+  categoryMutation,
+  deleteResponse,
+  idParams,
+  statusBody,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+
+const COLUMNS = ['id', 'name', 'downloadCount', 'status', 'createdAt'] as const;
+
+const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect } = app.ctx;
+
+  /** Runs a write whose only expected failure is a taken name. */
+  async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(MESSAGES.categoryNameTaken);
+      throw err;
+    }
+  }
+
+  app.post(
+    PATHS.categoryCreate,
+    {
+      config: { access: access.menu('category', 'CREATE') },
+      schema: {
+        tags: ['categories'],
+        summary: 'Creates a category (name unique, case-insensitive), ACTIVE with no downloads',
+        body: categoryBody,
+        response: answers(categoryMutation),
+      },
+    },
+    async (request) => {
+      const at = now();
+      const row = await uniqueName(() =>
+        db
+          .insertInto('categories')
+          .values({
+            name: request.body.name,
+            downloadCount: 0,
+            status: 'ACTIVE',
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow(),
+      );
+      return { message: MESSAGES.categoryCreated, result: row };
+    },
+  );
+
+  app.get(
+    PATHS.categoryList,
+    {
+      config: { access: access.menu('category', 'VIEW') },
+      schema: {
+        tags: ['categories'],
+        summary: 'Lists categories, newest first; keyword searches the name',
+        querystring: categoryListQuery,
+        response: answers(categoryList),
+      },
+    },
+    async (request) => {
+      const { keyword, status, limit, offset } = request.query;
+      const base = db
+        .selectFrom('categories')
+        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('name', keyword!)))
+        .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
+      return listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+        { limit, offset },
+      );
+    },
+  );
+
+  app.patch(
+    PATHS.category(':id'),
+    {
+      config: { access: access.menu('category', 'UPDATE') },
+      schema: {
+        tags: ['categories'],
+        summary: 'Renames a category (name unique, case-insensitive)',
+        params: idParams,
+        body: categoryBody,
+        response: answers(categoryMutation),
+      },
+    },
+    async (request) => {
+      const row = await uniqueName(() =>
+        db
+          .updateTable('categories')
+          .set({ name: request.body.name, updatedAt: now() })
+          .where('id', '=', request.params.id)
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
+      if (!row) throw notFound(MESSAGES.categoryNotFound);
+      return { message: MESSAGES.categoryUpdated, result: row };
+    },
+  );
+
+  app.put(
+    PATHS.categoryStatus(':id'),
+    {
+      config: { access: access.menu('category', 'UPDATE') },
+      schema: {
+        tags: ['categories'],
+        summary: 'Changes a category’s status',
+        params: idParams,
+        body: statusBody,
+        response: answers(categoryMutation),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .updateTable('categories')
+        .set({ status: request.body.status, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGES.categoryNotFound);
+      return { message: MESSAGES.statusUpdated, result: row };
+    },
+  );
+
+  app.delete(
+    PATHS.categoryRemove(':id'),
+    {
+      config: { access: access.menu('category', 'DELETE') },
+      schema: {
+        tags: ['categories'],
+        summary: 'Deletes a category that no poster uses',
+        description: `While any poster belongs to the category, answers 409 "${MESSAGES.categoryInUse}" and deletes nothing.`,
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      try {
+        const row = await db.transaction().execute(async (trx) => {
+          const used = await trx
+            .selectFrom('posters')
+            .select('id')
+            .where('categoryId', '=', id)
+            .limit(1)
+            .executeTakeFirst();
+          if (used) throw conflict(MESSAGES.categoryInUse);
+          return trx
+            .deleteFrom('categories')
+            .where('id', '=', id)
+            .returning('id')
+            .executeTakeFirst();
+        });
+        if (!row) throw notFound(MESSAGES.categoryNotFound);
+        return { message: MESSAGES.categoryDeleted, result: { id: row.id } };
+      } catch (err) {
+        // A poster added between the check and the delete: the foreign key has the last word.
+        if (isForeignKeyViolation(err)) throw conflict(MESSAGES.categoryInUse);
+        throw err;
+      }
+    },
+  );
+};
+export default categoryRoutes;

@@ -1,0 +1,79 @@
+/** Contact us: enquiries sent from the content app's public form, read in the back office. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  contactUsBody,
+  contactUsList,
+  contactUsListQuery,
+  contactUsReceived,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+
+const COLUMNS = ['id', 'fName', 'lName', 'email', 'phoneNumber', 'query', 'createdAt'] as const;
+const SEARCHED = ['fName', 'lName', 'email', 'phoneNumber', 'query'] as const;
+
+const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, config } = app.ctx;
+
+  app.post(
+    PATHS.contactSubmit,
+    {
+      config: {
+        access: access.public,
+        rateLimit: { max: config.contactRatePerHour, timeWindow: '1 hour' },
+      },
+      schema: {
+        tags: ['contact us'],
+        summary: 'Sends an enquiry (no token needed)',
+        description:
+          `Open to anyone; at most CONTACT_RATE_PER_HOUR (now ${config.contactRatePerHour}) ` +
+          'submissions per hour from one IP address, counting refused ones, then 429 with ' +
+          'Retry-After. `phoneNumber` is digits with an optional leading +, 6 to 20 characters. ' +
+          'Answers the message and the id of the stored enquiry.',
+        security: [],
+        body: contactUsBody,
+        response: answers(contactUsReceived),
+      },
+    },
+    async (request) => {
+      const { id } = await db
+        .insertInto('contactUs')
+        .values({ ...request.body, createdAt: now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { message: MESSAGES.contactReceived, result: { id } };
+    },
+  );
+
+  app.get(
+    PATHS.contactList,
+    {
+      config: { access: access.menu('contactUs', 'VIEW') },
+      schema: {
+        tags: ['contact us'],
+        summary:
+          'Lists enquiries, newest first; keyword searches the names, email, phone number and query',
+        querystring: contactUsListQuery,
+        response: answers(contactUsList),
+      },
+    },
+    async (request) => {
+      const { keyword, limit, offset } = request.query;
+      const base = db
+        .selectFrom('contactUs')
+        .$if(keyword !== undefined, (qb) =>
+          qb.where((eb) => eb.or(SEARCHED.map((column) => dialect.contains(column, keyword!)))),
+        );
+      return listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+        { limit, offset },
+      );
+    },
+  );
+};
+export default contactUsRoutes;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { STATUSES, Status } from './enums.ts';
+import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { optionalEnum, text, timestamp } from './fields.ts';
+
+export const CATEGORY_NAME_MAX = 100;
+
+export const category = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  downloadCount: z.number().int(),
+  status: Status,
+  createdAt: timestamp,
+});
+export type Category = z.infer<typeof category>;
+
+/** Create and rename: the name is unique whatever its letter case. */
+export const categoryBody = z.strictObject({ name: text(CATEGORY_NAME_MAX) });
+export type CategoryBody = z.input<typeof categoryBody>;
+
+export const categoryListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export type CategoryListQuery = z.input<typeof categoryListQuery>;
+
+export const categoryList = listResponse(category);
+export const categoryMutation = mutationResponse(category);

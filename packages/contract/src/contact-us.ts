@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { listQuery, listResponse } from './common.ts';
+import { text, timestamp } from './fields.ts';
+
+export const CONTACT_NAME_MAX = 100;
+export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_QUERY_MAX = 5000;
+
+/** Digits with an optional leading +, 6 to 20 characters in all. */
+export const CONTACT_PHONE_NUMBER = /^\+?\d+$/;
+
+export const contactUs = z.object({
+  id: z.number().int(),
+  fName: z.string(),
+  lName: z.string(),
+  email: z.string(),
+  phoneNumber: z.string(),
+  query: z.string(),
+  createdAt: timestamp,
+});
+export type ContactUs = z.infer<typeof contactUs>;
+
+export const contactUsBody = z.strictObject({
+  fName: text(CONTACT_NAME_MAX),
+  lName: text(CONTACT_NAME_MAX),
+  email: text(CONTACT_EMAIL_MAX).pipe(z.email({ error: 'Must be an email address' })),
+  phoneNumber: text(20)
+    .min(6, { error: 'Must be at least 6 characters' })
+    .regex(CONTACT_PHONE_NUMBER, { error: 'Must be digits, with an optional leading +' }),
+  query: text(CONTACT_QUERY_MAX),
+});
+export type ContactUsBody = z.input<typeof contactUsBody>;
+
+export const contactUsListQuery = listQuery;
+export type ContactUsListQuery = z.input<typeof contactUsListQuery>;
+
+export const contactUsList = listResponse(contactUs);
+
+/** The answer to a submission: the message, and the id of the stored enquiry. */
+export const contactUsReceived = z.object({
+  message: z.string(),
+  result: z.object({ id: z.number().int() }),
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { optionalText, text, timestamp } from './fields.ts';
+import { atLeastOne, onceFieldsValid } from './partial.ts';
+
+export const FAQ_QUESTION_MAX = 500;
+export const FAQ_ANSWER_MAX = 5000;
+
+export const faq = z.object({
+  id: z.number().int(),
+  question: z.string(),
+  answer: z.string(),
+  createdAt: timestamp,
+});
+export type Faq = z.infer<typeof faq>;
+
+export const faqCreateBody = z.strictObject({
+  question: text(FAQ_QUESTION_MAX),
+  answer: text(FAQ_ANSWER_MAX),
+});
+export type FaqCreateBody = z.input<typeof faqCreateBody>;
+
+/**
+ * Any of the fields, at least one; an empty string counts as absent. A body changing nothing is
+ * refused naming every field it could have given.
+ */
+export const faqUpdateBody = z
+  .strictObject({
+    question: optionalText(FAQ_QUESTION_MAX),
+    answer: optionalText(FAQ_ANSWER_MAX),
+  })
+  .superRefine((body, ctx) => atLeastOne(body, ['question', 'answer'], ctx), onceFieldsValid);
+export type FaqUpdateBody = z.input<typeof faqUpdateBody>;
+
+export const faqListQuery = listQuery;
+export type FaqListQuery = z.input<typeof faqListQuery>;
+
+export const faqList = listResponse(faq);
+export const faqMutation = mutationResponse(faq);

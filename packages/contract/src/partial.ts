@@ -1,0 +1,24 @@
+/** Rules for partial updates (PATCH bodies) and other whole-body checks. */
+import type { z } from 'zod';
+
+/**
+ * Options for a whole-body refinement: it runs only once every field is valid on its own, so a
+ * body with a bad or unknown field is refused naming just that field.
+ */
+export const onceFieldsValid = {
+  when: (payload: z.core.ParsePayload) => payload.issues.length === 0,
+};
+
+/**
+ * Refuses a body that gives none of `fields` (after empty strings were read as absent), with one
+ * issue per field, so every field a form shows is named.
+ */
+export function atLeastOne<T extends Record<string, unknown>>(
+  body: T,
+  fields: ReadonlyArray<keyof T & string>,
+  ctx: z.RefinementCtx,
+): void {
+  if (fields.some((field) => body[field] !== undefined)) return;
+  const message = `Give at least one of ${fields.join(', ')}`;
+  for (const field of fields) ctx.addIssue({ code: 'custom', path: [field], message });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { STATUSES, Status } from './enums.ts';
+import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { int, optionalEnum, optionalInt, optionalText, text, timestamp } from './fields.ts';
+import { atLeastOne, onceFieldsValid } from './partial.ts';
+
+export const SPECIAL_DAY_NAME_MAX = 100;
+export const SPECIAL_DAY_YEAR_MIN = 2000;
+export const SPECIAL_DAY_YEAR_MAX = 2100;
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** Days in `month` (1..12) of any year: February has 29, since 29 February is a special day too. */
+export function daysInMonth(month: number): number {
+  return month === 2 ? 29 : new Date(Date.UTC(2001, month, 0)).getUTCDate();
+}
+
+/** Why `day` is not a day of `month`, or undefined when it is. */
+export function specialDayProblem(month: number, day: number): string | undefined {
+  const last = daysInMonth(month);
+  if (day >= 1 && day <= last) return undefined;
+  return `${MONTH_NAMES[month - 1] ?? `Month ${month}`} has days 1 to ${last}`;
+}
+
+export const specialDay = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  month: z.number().int(),
+  day: z.number().int(),
+  year: z.number().int().nullable(),
+  status: Status,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type SpecialDay = z.infer<typeof specialDay>;
+
+export const specialDayCreateBody = z
+  .strictObject({
+    name: text(SPECIAL_DAY_NAME_MAX),
+    month: int(1, 12),
+    day: int(1, 31),
+  })
+  .superRefine((body, ctx) => {
+    const problem = specialDayProblem(body.month, body.day);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['day'], message: problem });
+  }, onceFieldsValid);
+export type SpecialDayCreateBody = z.input<typeof specialDayCreateBody>;
+
+/**
+ * Any of the fields, at least one. With both month and day the pair is checked here; with only
+ * one, the server checks it against the stored other half.
+ */
+export const specialDayUpdateBody = z
+  .strictObject({
+    name: optionalText(SPECIAL_DAY_NAME_MAX),
+    month: optionalInt(1, 12),
+    day: optionalInt(1, 31),
+  })
+  .superRefine((body, ctx) => {
+    atLeastOne(body, ['name', 'month', 'day'], ctx);
+    if (body.month === undefined || body.day === undefined) return;
+    const problem = specialDayProblem(body.month, body.day);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['day'], message: problem });
+  }, onceFieldsValid);
+export type SpecialDayUpdateBody = z.input<typeof specialDayUpdateBody>;
+
+export const specialDayListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export type SpecialDayListQuery = z.input<typeof specialDayListQuery>;
+
+/** `PUT special-day/year/{year}`. */
+export const specialDayYearParams = z.strictObject({
+  year: int(SPECIAL_DAY_YEAR_MIN, SPECIAL_DAY_YEAR_MAX),
+});
+
+export const specialDayList = listResponse(specialDay);
+export const specialDayMutation = mutationResponse(specialDay);
