@@ -22,6 +22,8 @@ import authRoutes from './features/auth/routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
 import bannerRoutes from './features/banners/routes.ts';
+import blogRoutes from './features/blogs/routes.ts';
+import pageRoutes from './features/pages/routes.ts';
 import faqRoutes from './features/faqs/routes.ts';
 import categoryRoutes from './features/categories/routes.ts';
 import specialDayRoutes from './features/special-days/routes.ts';
@@ -127,6 +129,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);
       await api.register(bannerRoutes);
+      await api.register(blogRoutes);
+      await api.register(pageRoutes);
       await api.register(faqRoutes);
       await api.register(categoryRoutes);
       await api.register(specialDayRoutes);

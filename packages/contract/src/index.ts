@@ -7,6 +7,8 @@ export * from './auth.ts';
 export * from './master-apps.ts';
 export * from './dashboard.ts';
 export * from './banners.ts';
+export * from './blogs.ts';
+export * from './pages.ts';
 export * from './faqs.ts';
 export * from './categories.ts';
 export * from './special-days.ts';

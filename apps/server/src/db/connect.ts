@@ -98,6 +98,9 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     types: pgTypes,
     options: '-c TimeZone=UTC',
   });
+  // An idle client losing its connection (server restart, a dropped database) is already removed
+  // by the pool; left unhandled, the pool's 'error' event would crash the process.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],

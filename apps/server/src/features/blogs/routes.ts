@@ -1,0 +1,294 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  blog,
+  blogCreateBody,
+  blogList,
+  blogListQuery,
+  blogMutation,
+  blogPopularBody,
+  blogUpdateBody,
+  deleteResponse,
+  idParams,
+  statusBody,
+  type Blog,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { hasVisibleContent, mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
+import { now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+import { upload } from '../../media/uploads.ts';
+
+const FOLDER = 'blogs';
+const COLUMNS = [
+  'id',
+  'title',
+  'author',
+  'popular',
+  'shortDesc',
+  'image',
+  'desc',
+  'date',
+  'status',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+const blogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media } = app.ctx;
+  const prefixes = mediaPrefixes(media.store);
+
+  const selectBlogs = () => db.selectFrom('blogs').select(COLUMNS);
+  type Row = Awaited<ReturnType<ReturnType<typeof selectBlogs>['executeTakeFirstOrThrow']>>;
+
+  const toBlog = ({ image, popular, ...row }: Row): Blog => ({
+    ...row,
+    popular: Boolean(popular),
+    image: media.url(image),
+  });
+
+  async function findBlog(id: number): Promise<Blog> {
+    const row = await selectBlogs().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.blogNotFound);
+    return toBlog(row);
+  }
+
+  /** The blog text as stored: sanitised, and still showing something. */
+  function cleanDesc(html: string): string {
+    const desc = sanitizeRichText(html, prefixes);
+    if (!hasVisibleContent(desc)) throw invalidField('desc', 'Required');
+    return desc;
+  }
+
+  app.post(
+    PATHS.blogCreate,
+    {
+      config: { access: access.menu('blogs', 'CREATE'), uploads: { image: 'image' } },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Creates a blog; the optional image comes as the multipart file `image`',
+        description:
+          '`desc` is rich text (at most 100000 characters), stored sanitised to a safe HTML ' +
+          'subset; a `desc` that shows nothing once sanitised is refused (400 naming `desc`).',
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        body: blogCreateBody,
+        response: answers(blogMutation),
+      },
+    },
+    async (request) => {
+      const { title, author, shortDesc, date, status, popular } = request.body;
+      const desc = cleanDesc(request.body.desc);
+      const file = upload(request, 'image');
+      const image = file ? await media.saveImage(file, FOLDER) : null;
+      const at = now();
+      let id: number;
+      try {
+        ({ id } = await db
+          .insertInto('blogs')
+          .values({
+            title,
+            author,
+            shortDesc,
+            desc,
+            image,
+            date: date ?? null,
+            popular,
+            status,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow());
+      } catch (err) {
+        await media.release([image]);
+        throw err;
+      }
+      return { message: MESSAGES.blogCreated, result: await findBlog(id) };
+    },
+  );
+
+  app.get(
+    PATHS.blogList,
+    {
+      config: { access: access.menu('blogs', 'VIEW') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Lists blogs, newest first; keyword searches title, author and short description',
+        querystring: blogListQuery,
+        response: answers(blogList),
+      },
+    },
+    async (request) => {
+      const { keyword, status, limit, offset } = request.query;
+      const base = db
+        .selectFrom('blogs')
+        .$if(keyword !== undefined, (qb) =>
+          qb.where((eb) =>
+            eb.or([
+              dialect.contains('title', keyword!),
+              dialect.contains('author', keyword!),
+              dialect.contains('shortDesc', keyword!),
+            ]),
+          ),
+        )
+        .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
+      const page = await listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
+        { limit, offset },
+      );
+      return { result: page.result.map(toBlog), total: page.total };
+    },
+  );
+
+  app.get(
+    PATHS.blog(':id'),
+    {
+      config: { access: access.menu('blogs', 'VIEW') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'One blog, whole (the blog detail screen)',
+        params: idParams,
+        response: answers(blog),
+      },
+    },
+    async (request) => findBlog(request.params.id),
+  );
+
+  app.patch(
+    PATHS.blog(':id'),
+    {
+      config: { access: access.menu('blogs', 'UPDATE') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Changes any of a blog’s title, author, short description, text and date',
+        description:
+          'At least one field. `date` sent empty (or null) clears the date; `desc` is stored ' +
+          'sanitised and must show something.',
+        params: idParams,
+        body: blogUpdateBody,
+        response: answers(blogMutation),
+      },
+    },
+    async (request) => {
+      const { title, author, shortDesc, date } = request.body;
+      const desc = request.body.desc === undefined ? undefined : cleanDesc(request.body.desc);
+      const { numUpdatedRows } = await db
+        .updateTable('blogs')
+        .set({ title, author, shortDesc, desc, date, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      return { message: MESSAGES.blogUpdated, result: await findBlog(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.blogImage(':id'),
+    {
+      config: { access: access.menu('blogs', 'UPDATE'), uploads: { image: 'image' } },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Sets or replaces a blog’s image with the multipart image `image`',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: answers(blogMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'image', true);
+      const old = await db
+        .selectFrom('blogs')
+        .select('image')
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!old) throw notFound(MESSAGES.blogNotFound);
+      const image = await media.saveImage(file, FOLDER);
+      const { numUpdatedRows } = await db
+        .updateTable('blogs')
+        .set({ image, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) {
+        // Deleted meanwhile: the new file may now be unused.
+        await media.release([image]);
+        throw notFound(MESSAGES.blogNotFound);
+      }
+      if (old.image !== image) await media.release([old.image]);
+      return { message: MESSAGES.imageUpdated, result: await findBlog(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.blogStatus(':id'),
+    {
+      config: { access: access.menu('blogs', 'UPDATE') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Changes a blog’s status',
+        params: idParams,
+        body: statusBody,
+        response: answers(blogMutation),
+      },
+    },
+    async (request) => {
+      const { numUpdatedRows } = await db
+        .updateTable('blogs')
+        .set({ status: request.body.status, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      return { message: MESSAGES.statusUpdated, result: await findBlog(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.blogPopular(':id'),
+    {
+      config: { access: access.menu('blogs', 'UPDATE') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Marks a blog popular or not',
+        params: idParams,
+        body: blogPopularBody,
+        response: answers(blogMutation),
+      },
+    },
+    async (request) => {
+      const { numUpdatedRows } = await db
+        .updateTable('blogs')
+        .set({ popular: request.body.popular, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      return { message: MESSAGES.successfullyUpdated, result: await findBlog(request.params.id) };
+    },
+  );
+
+  app.delete(
+    PATHS.blogRemove(':id'),
+    {
+      config: { access: access.menu('blogs', 'DELETE') },
+      schema: {
+        tags: ['blogs'],
+        summary: 'Deletes a blog and, when no other row uses it, its image',
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .deleteFrom('blogs')
+        .where('id', '=', request.params.id)
+        .returning('image')
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGES.blogNotFound);
+      await media.release([row.image]);
+      return { message: MESSAGES.blogDeleted, result: { id: request.params.id } };
+    },
+  );
+};
+export default blogRoutes;

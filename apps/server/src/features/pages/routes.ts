@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  idParams,
+  page,
+  pageList,
+  pageListQuery,
+  pageMutation,
+  pageUpdateBody,
+  type Page,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { notFound } from '../../http/errors.ts';
+import { mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
+import { now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+
+const COLUMNS = [
+  'p.id',
+  'p.title',
+  'p.desc',
+  'p.updatedAt',
+  'm.id as appId',
+  'm.name as appName',
+] as const;
+
+/**
+ * A master app's pages. They are created with the app (see master-apps/routes.ts) and go with
+ * it: no call creates or deletes one.
+ */
+const pageRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media } = app.ctx;
+  const prefixes = mediaPrefixes(media.store);
+
+  const selectPages = () =>
+    db
+      .selectFrom('pages as p')
+      .innerJoin('masterApps as m', 'm.id', 'p.masterAppId')
+      .select(COLUMNS);
+  type Row = Awaited<ReturnType<ReturnType<typeof selectPages>['executeTakeFirstOrThrow']>>;
+
+  const toPage = ({ appId, appName, ...row }: Row): Page => ({
+    ...row,
+    masterApp: { id: appId, name: appName },
+  });
+
+  async function findPage(id: number): Promise<Page> {
+    const row = await selectPages().where('p.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.pageNotFound);
+    return toPage(row);
+  }
+
+  app.get(
+    PATHS.pageList,
+    {
+      config: { access: access.menu('pages', 'VIEW') },
+      schema: {
+        tags: ['pages'],
+        summary: 'Lists pages, newest first; keyword searches the title',
+        querystring: pageListQuery,
+        response: answers(pageList),
+      },
+    },
+    async (request) => {
+      const { keyword, masterAppId, limit, offset } = request.query;
+      const base = db
+        .selectFrom('pages as p')
+        .innerJoin('masterApps as m', 'm.id', 'p.masterAppId')
+        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('p.title', keyword!)))
+        .$if(masterAppId !== undefined, (qb) => qb.where('p.masterAppId', '=', masterAppId!));
+      const result = await listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc'),
+        { limit, offset },
+      );
+      return { result: result.result.map(toPage), total: result.total };
+    },
+  );
+
+  app.get(
+    PATHS.page(':id'),
+    {
+      config: { access: access.menu('pages', 'VIEW') },
+      schema: {
+        tags: ['pages'],
+        summary: 'One page',
+        params: idParams,
+        response: answers(page),
+      },
+    },
+    async (request) => findPage(request.params.id),
+  );
+
+  app.patch(
+    PATHS.page(':id'),
+    {
+      config: { access: access.menu('pages', 'UPDATE') },
+      schema: {
+        tags: ['pages'],
+        summary: 'Changes a page’s title, text or both',
+        description:
+          'At least one field. `desc` is rich text (at most 100000 characters), stored sanitised ' +
+          'to a safe HTML subset; it may be empty.',
+        params: idParams,
+        body: pageUpdateBody,
+        response: answers(pageMutation),
+      },
+    },
+    async (request) => {
+      const { title } = request.body;
+      const desc =
+        request.body.desc === undefined ? undefined : sanitizeRichText(request.body.desc, prefixes);
+      const { numUpdatedRows } = await db
+        .updateTable('pages')
+        .set({ title, desc, updatedAt: now() })
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGES.pageNotFound);
+      return { message: MESSAGES.pageUpdated, result: await findPage(request.params.id) };
+    },
+  );
+};
+export default pageRoutes;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { STATUSES, Status } from './enums.ts';
+import { listQuery, listResponse, mutationResponse } from './common.ts';
+import {
+  bool,
+  calendarDate,
+  optionalCalendarDate,
+  optionalEnum,
+  text,
+  timestamp,
+} from './fields.ts';
+
+/** Largest rich text (blog and page `desc`) accepted, in characters, before it is sanitised. */
+export const RICH_TEXT_MAX_LENGTH = 100_000;
+
+/**
+ * Rich text as the editor writes it (HTML). The server stores it sanitised to a safe subset, so
+ * what a call answers may differ from what was sent.
+ */
+export const richText = z
+  .string({ error: 'Required' })
+  .max(RICH_TEXT_MAX_LENGTH, { error: `Must be at most ${RICH_TEXT_MAX_LENGTH} characters` });
+
+/** A blog's rich text: required, and it must show something once sanitised (checked by the server). */
+const blogDesc = richText.refine((value) => value.trim() !== '', { error: 'Required' });
+
+const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+
+/** An optional boolean with a default; "true"/"false", "1"/"0" accepted, empty means absent. */
+const optionalBool = z.preprocess((v) => (blank(v) ? undefined : v), bool.optional());
+
+/** A date to set: YYYY-MM-DD, or an empty string or null to clear it. */
+const dateOrNone = z.preprocess((v) => (blank(v) ? null : v), calendarDate.nullable());
+
+export const blog = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  author: z.string(),
+  popular: z.boolean(),
+  shortDesc: z.string(),
+  image: z.string().nullable(),
+  /** Sanitised HTML. */
+  desc: z.string(),
+  date: z.string().nullable(),
+  status: Status,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Blog = z.infer<typeof blog>;
+
+/** Create: the optional image comes as the multipart file `image`. */
+export const blogCreateBody = z.strictObject({
+  title: text(200),
+  author: text(100),
+  shortDesc: text(500),
+  desc: blogDesc,
+  date: optionalCalendarDate,
+  status: optionalEnum(STATUSES).default('ACTIVE'),
+  popular: optionalBool.default(false),
+});
+export type BlogCreateBody = z.input<typeof blogCreateBody>;
+
+export const BLOG_UPDATE_FIELDS = ['title', 'author', 'shortDesc', 'desc', 'date'] as const;
+
+/**
+ * Update: any of the fields, at least one. A text field that is sent must not be empty; `date`
+ * sent empty (or null) clears the date.
+ */
+export const blogUpdateBody = z
+  .strictObject({
+    title: text(200).optional(),
+    author: text(100).optional(),
+    shortDesc: text(500).optional(),
+    desc: blogDesc.optional(),
+    date: dateOrNone.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    error: `Send at least one of ${BLOG_UPDATE_FIELDS.join(', ')}`,
+  });
+export type BlogUpdateBody = z.input<typeof blogUpdateBody>;
+
+export const blogPopularBody = z.strictObject({ popular: bool });
+export type BlogPopularBody = z.input<typeof blogPopularBody>;
+
+export const blogListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export type BlogListQuery = z.input<typeof blogListQuery>;
+
+export const blogList = listResponse(blog);
+export const blogMutation = mutationResponse(blog);
