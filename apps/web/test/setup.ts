@@ -36,4 +36,4 @@ afterEach(() => {
 afterAll(() => server.close());
 
 // Lazy routes compile on first use under Vitest; give findBy* more than the default second.
-configure({ asyncUtilTimeout: 4000 });
+configure({ asyncUtilTimeout: 10_000 });

@@ -42,6 +42,7 @@ export const routes: RouteObject[] = [
                     ...screen(() => import('../features/master-apps/MasterAppsPage')),
                   },
                   { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
+                  { path: 'banner', ...screen(() => import('../features/banners/BannersPage')) },
                   { path: '*', Component: NotFound },
                 ],
               },

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  FormProvider,
   useForm,
   type DefaultValues,
   type FieldValues,
@@ -64,7 +65,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          {props.children(form)}
+          {/* Field components shared by several dialogs read the form with useFormContext. */}
+          <FormProvider {...form}>{props.children(form)}</FormProvider>
           <Group justify="flex-end" mt="xs">
             <Button variant="default" onClick={props.onClose} disabled={pending}>
               Cancel

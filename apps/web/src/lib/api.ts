@@ -118,6 +118,31 @@ export const api = {
     request(schema, { method: 'PUT', url, data: formBody(body) }),
   delete: <S extends z.ZodType>(url: string, schema: S) =>
     request(schema, { method: 'DELETE', url }),
+  /**
+   * A multipart body with files (uploads); `onProgress` receives 0..100 as the bytes go out.
+   * Absent values are left out.
+   */
+  upload: <S extends z.ZodType>(
+    method: 'POST' | 'PUT',
+    url: string,
+    schema: S,
+    values: Record<string, Values[string] | File>,
+    onProgress?: (percent: number) => void,
+  ) => {
+    const data = new FormData();
+    for (const [key, value] of Object.entries(values)) {
+      if (value instanceof File) data.append(key, value, value.name);
+      else if (value !== undefined && value !== null) data.append(key, String(value));
+    }
+    return request(schema, {
+      method,
+      url,
+      data,
+      onUploadProgress: (e) => {
+        if (onProgress && e.total) onProgress(Math.round((e.loaded / e.total) * 100));
+      },
+    });
+  },
   /** JSON body: only sign-in sends JSON (spec §7). */
   postJson: <S extends z.ZodType>(url: string, schema: S, body: object) =>
     request(schema, { method: 'POST', url, data: body }),

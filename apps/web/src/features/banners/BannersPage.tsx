@@ -1,0 +1,309 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Controller, useFormContext } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  LINK_TYPES,
+  STATUSES,
+  bannerCreateBody,
+  bannerLinkBody,
+  type Banner,
+} from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
+import { FormDialog } from '../../components/FormDialog';
+import { ImageField } from '../../components/ImageField';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { StatusBadge } from '../../components/StatusBadge';
+import { StatusDialog } from '../../components/StatusDialog';
+import { Thumbnail } from '../../components/Thumbnail';
+import { confirmDelete } from '../../components/confirm';
+import { formatDateTime } from '../../lib/format';
+import {
+  useBannerList,
+  useChangeBannerImage,
+  useChangeBannerLink,
+  useChangeBannerStatus,
+  useCreateBanner,
+  useDeleteBanner,
+} from './api';
+
+const imageFile = z.instanceof(File, { error: 'Choose an image' });
+
+const createForm = bannerCreateBody.and(
+  z.object({
+    masterAppId: z.string().min(1, { error: 'Choose a master app' }),
+    file: imageFile,
+  }),
+);
+const imageForm = z.object({ file: imageFile });
+
+type Dialog = { kind: 'create' } | { kind: 'link' | 'image' | 'status'; banner: Banner } | null;
+
+export default function BannersPage() {
+  const list = useBannerList();
+  const create = useCreateBanner();
+  const changeLink = useChangeBannerLink();
+  const changeStatus = useChangeBannerStatus();
+  const changeImage = useChangeBannerImage();
+  const remove = useDeleteBanner();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [progress, setProgress] = useState<number>();
+  const close = () => {
+    setDialog(null);
+    setProgress(undefined);
+  };
+  const { filters, setFilter } = list.params;
+  const selected = dialog && dialog.kind !== 'create' ? dialog.banner : undefined;
+
+  const columns: Column<Banner>[] = [
+    {
+      key: 'image',
+      header: 'Image',
+      width: 88,
+      render: (b) => <Thumbnail src={b.image} alt={`Banner #${b.id}`} />,
+    },
+    { key: 'app', header: 'Master app', render: (b) => b.masterApp.name },
+    {
+      key: 'link',
+      header: 'Link',
+      render: (b) => (
+        <Stack gap={4}>
+          <Badge variant="outline" size="sm" w="fit-content">
+            {b.linkType}
+          </Badge>
+          {b.link ? (
+            b.linkType === 'EXTERNAL' ? (
+              <Anchor href={b.link} target="_blank" rel="noopener noreferrer" size="sm">
+                {b.link}
+              </Anchor>
+            ) : (
+              <Text size="sm">{b.link}</Text>
+            )
+          ) : (
+            <Text size="sm" c="dimmed">
+              No link
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'status', header: 'Status', render: (b) => <StatusBadge status={b.status} /> },
+    { key: 'createdAt', header: 'Created', render: (b) => formatDateTime(b.createdAt) },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (b) => (
+        <RowActions
+          label={`Banner #${b.id}`}
+          actions={[
+            { label: 'Edit link', onClick: () => setDialog({ kind: 'link', banner: b }) },
+            { label: 'Change image', onClick: () => setDialog({ kind: 'image', banner: b }) },
+            { label: 'Change status', onClick: () => setDialog({ kind: 'status', banner: b }) },
+            {
+              label: 'Delete',
+              danger: true,
+              onClick: () =>
+                confirmDelete({
+                  title: 'Delete this banner?',
+                  message: `Banner #${b.id} of ${b.masterApp.name} and its image will be deleted.`,
+                  onConfirm: () => remove.mutate(b.id),
+                }),
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Banners"
+        description="The banners each app shows, with where a tap leads."
+        actions={
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog({ kind: 'create' })}
+          >
+            New banner
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search banners"
+          placeholder="Search by link"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <FilterSelect
+          label="Status"
+          data={STATUSES}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Link type"
+          data={LINK_TYPES}
+          value={filters.linkType}
+          onChange={(v) => setFilter('linkType', v)}
+        />
+        <MasterAppSelect
+          w={200}
+          value={filters.masterAppId}
+          onChange={(v) => setFilter('masterAppId', v)}
+        />
+      </Group>
+      <DataTable
+        label="Banners"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(b) => b.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No banners yet"
+      />
+
+      <FormDialog
+        opened={dialog?.kind === 'create'}
+        onClose={close}
+        title="New banner"
+        schema={createForm}
+        defaultValues={{ masterAppId: filters.masterAppId, link: '', linkType: 'DEFAULT' }}
+        submitLabel="Create"
+        onSubmit={(v) =>
+          create.mutateAsync({
+            masterAppId: Number(v.masterAppId),
+            file: v.file,
+            link: v.link,
+            linkType: v.linkType,
+            onProgress: setProgress,
+          })
+        }
+      >
+        {(form) => (
+          <>
+            <Controller
+              control={form.control}
+              name="masterAppId"
+              render={({ field, fieldState }) => (
+                <MasterAppSelect
+                  value={field.value ?? ''}
+                  onChange={field.onChange}
+                  required
+                  clearable={false}
+                  placeholder="Choose the app"
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="file"
+              render={({ field, fieldState }) => (
+                <ImageField
+                  label="Image"
+                  required
+                  value={(field.value) ?? null}
+                  onChange={(file) => field.onChange(file ?? undefined)}
+                  error={fieldState.error?.message}
+                  progress={form.formState.isSubmitting ? progress : undefined}
+                  disabled={form.formState.isSubmitting}
+                />
+              )}
+            />
+            <LinkFields />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'link'}
+        onClose={close}
+        title="Edit link"
+        schema={bannerLinkBody}
+        defaultValues={{ link: selected?.link ?? '', linkType: selected?.linkType ?? 'DEFAULT' }}
+        submitLabel="Save"
+        onSubmit={(v) => changeLink.mutateAsync({ id: selected!.id, ...v })}
+      >
+        {() => <LinkFields />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'image'}
+        onClose={close}
+        title="Change image"
+        schema={imageForm}
+        defaultValues={{}}
+        submitLabel="Upload"
+        onSubmit={(v) =>
+          changeImage.mutateAsync({ id: selected!.id, file: v.file, onProgress: setProgress })
+        }
+      >
+        {(form) => (
+          <Controller
+            control={form.control}
+            name="file"
+            render={({ field, fieldState }) => (
+              <ImageField
+                label="Image"
+                required
+                current={selected?.image}
+                value={(field.value) ?? null}
+                onChange={(file) => field.onChange(file ?? undefined)}
+                error={fieldState.error?.message}
+                progress={form.formState.isSubmitting ? progress : undefined}
+                disabled={form.formState.isSubmitting}
+              />
+            )}
+          />
+        )}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={close}
+        subject={`banner #${selected?.id ?? ''}`}
+        current={selected?.status}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: selected!.id, status })}
+      />
+    </>
+  );
+}
+
+/** Link type and link; the link is required to be a web address for EXTERNAL. */
+function LinkFields() {
+  const form = useFormContext<{ link?: string; linkType?: string }>();
+  return (
+    <>
+      <Controller
+        control={form.control}
+        name="linkType"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Link type"
+            data={[...LINK_TYPES]}
+            allowDeselect={false}
+            value={field.value ?? 'DEFAULT'}
+            onChange={(v) => field.onChange(v)}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <TextInput
+        label="Link"
+        placeholder="https://… for EXTERNAL, a screen name for INTERNAL"
+        {...form.register('link')}
+        error={form.formState.errors.link?.message}
+      />
+    </>
+  );
+}

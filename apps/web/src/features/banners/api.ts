@@ -1,0 +1,78 @@
+import type { z } from 'zod';
+import {
+  PATHS,
+  bannerLinkBody,
+  bannerList,
+  bannerMutation,
+  deleteResponse,
+  type LinkType,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const bannerKeys = { all: ['banners'] as const };
+export const BANNER_FILTERS = ['status', 'linkType', 'masterAppId'] as const;
+
+export function useBannerList() {
+  return useList({
+    queryKey: bannerKeys.all,
+    path: PATHS.bannerList,
+    schema: bannerList,
+    filters: BANNER_FILTERS,
+  });
+}
+
+type Progress = { onProgress?: (percent: number) => void };
+
+export function useCreateBanner() {
+  return useApiMutation({
+    mutationFn: ({
+      masterAppId,
+      file,
+      link,
+      linkType,
+      onProgress,
+    }: { masterAppId: number; file: File; link?: string; linkType: LinkType } & Progress) =>
+      api.upload(
+        'POST',
+        PATHS.bannerCreate(masterAppId),
+        bannerMutation,
+        { file, link, linkType },
+        onProgress,
+      ),
+    invalidates: [bannerKeys.all],
+  });
+}
+
+export function useChangeBannerLink() {
+  return useApiMutation({
+    mutationFn: ({ id, link, linkType }: z.output<typeof bannerLinkBody> & { id: number }) =>
+      api.put(PATHS.bannerLink(id), bannerMutation, { link: link ?? '', linkType }),
+    invalidates: [bannerKeys.all],
+  });
+}
+
+export function useChangeBannerStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.bannerStatus(id), bannerMutation, { status }),
+    invalidates: [bannerKeys.all],
+  });
+}
+
+export function useChangeBannerImage() {
+  return useApiMutation({
+    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
+      api.upload('PUT', PATHS.bannerImage(id), bannerMutation, { file }, onProgress),
+    invalidates: [bannerKeys.all],
+  });
+}
+
+export function useDeleteBanner() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.bannerRemove(id), deleteResponse),
+    invalidates: [bannerKeys.all],
+  });
+}
