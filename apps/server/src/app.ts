@@ -28,6 +28,8 @@ import faqRoutes from './features/faqs/routes.ts';
 import categoryRoutes from './features/categories/routes.ts';
 import specialDayRoutes from './features/special-days/routes.ts';
 import contactUsRoutes from './features/contact-us/routes.ts';
+import settingsRoutes from './features/settings/routes.ts';
+import notificationRoutes from './features/notifications/routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -58,7 +60,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         // Mantine writes its theme variables into a <style> element.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Images in object storage load from its public URL's origin.
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(config.media.store === 's3' ? [new URL(config.media.publicUrl).origin] : []),
+        ],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
@@ -135,6 +143,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(categoryRoutes);
       await api.register(specialDayRoutes);
       await api.register(contactUsRoutes);
+      await api.register(settingsRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: API_BASE },
   );

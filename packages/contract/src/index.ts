@@ -13,3 +13,5 @@ export * from './faqs.ts';
 export * from './categories.ts';
 export * from './special-days.ts';
 export * from './contact-us.ts';
+export * from './settings.ts';
+export * from './notifications.ts';

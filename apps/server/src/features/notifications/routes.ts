@@ -1,0 +1,180 @@
+/**
+ * Notifications to a master app's users: every user of the app (no `accountId`) or one user.
+ * A master app or user the body names that does not exist answers 404 naming the field.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  deleteResponse,
+  idParams,
+  notificationCreateBody,
+  notificationList,
+  notificationListQuery,
+  notificationMutation,
+  type Notification,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+import type { Db } from '../../db/connect.ts';
+import { upload } from '../../media/uploads.ts';
+
+const FOLDER = 'notifications';
+const COLUMNS = [
+  'n.id',
+  'n.masterAppId',
+  'n.accountId',
+  'n.title',
+  'n.desc',
+  'n.type',
+  'n.read',
+  'n.logo',
+  'n.createdAt',
+  'm.name as appName',
+] as const;
+
+/** A 404 that names the body field holding the missing reference. */
+const missing = (path: string, message: string) =>
+  new HttpError(404, message, { details: [{ path, message }] });
+
+const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media } = app.ctx;
+
+  const selectNotifications = (d: Db) =>
+    d
+      .selectFrom('notifications as n')
+      .innerJoin('masterApps as m', 'm.id', 'n.masterAppId')
+      .select(COLUMNS);
+  type Row = Awaited<ReturnType<ReturnType<typeof selectNotifications>['executeTakeFirstOrThrow']>>;
+
+  const toNotification = ({ appName, read, logo, ...row }: Row): Notification => ({
+    ...row,
+    read: Boolean(read),
+    logo: media.url(logo),
+    masterApp: { id: row.masterAppId, name: appName },
+  });
+
+  async function findNotification(id: number): Promise<Notification> {
+    const row = await selectNotifications(db).where('n.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.notificationNotFound);
+    return toNotification(row);
+  }
+
+  app.post(
+    PATHS.notificationCreate,
+    {
+      config: { access: access.menu('notification', 'CREATE'), uploads: { logo: 'image' } },
+      schema: {
+        tags: ['notifications'],
+        summary:
+          'Creates a notification for every user of a master app, or for one (`accountId`: a ' +
+          'USER of that app that is not DELETED), with an optional multipart image `logo`',
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        body: notificationCreateBody,
+        response: answers(notificationMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'logo');
+      const { title, desc, type, masterAppId, accountId } = request.body;
+      const masterApp = await db
+        .selectFrom('masterApps')
+        .select('id')
+        .where('id', '=', masterAppId)
+        .executeTakeFirst();
+      if (!masterApp) throw missing('masterAppId', MESSAGES.appNotFound);
+      if (accountId !== undefined) {
+        const user = await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', accountId)
+          .where('role', '=', 'USER')
+          .where('masterAppId', '=', masterAppId)
+          .where('status', '<>', 'DELETED')
+          .executeTakeFirst();
+        if (!user) throw missing('accountId', MESSAGES.userNotFound);
+      }
+      // Stored only once every check passed, so a refusal stores nothing.
+      const logo = file ? await media.saveImage(file, FOLDER) : null;
+      let id: number;
+      try {
+        ({ id } = await db
+          .insertInto('notifications')
+          .values({
+            masterAppId,
+            accountId: accountId ?? null,
+            title,
+            desc,
+            type,
+            read: false,
+            logo,
+            createdAt: now(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow());
+      } catch (err) {
+        await media.release([logo]);
+        throw err;
+      }
+      return { message: MESSAGES.notificationCreated, result: await findNotification(id) };
+    },
+  );
+
+  app.get(
+    PATHS.notificationList,
+    {
+      config: { access: access.menu('notification', 'VIEW') },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Lists notifications, newest first; keyword searches the title and description',
+        querystring: notificationListQuery,
+        response: answers(notificationList),
+      },
+    },
+    async (request) => {
+      const { keyword, masterAppId, limit, offset } = request.query;
+      const base = db
+        .selectFrom('notifications as n')
+        .innerJoin('masterApps as m', 'm.id', 'n.masterAppId')
+        .$if(keyword !== undefined, (qb) =>
+          qb.where((eb) =>
+            eb.or([dialect.contains('n.title', keyword!), dialect.contains('n.desc', keyword!)]),
+          ),
+        )
+        .$if(masterAppId !== undefined, (qb) => qb.where('n.masterAppId', '=', masterAppId!));
+      const page = await listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('n.createdAt', 'desc').orderBy('n.id', 'desc'),
+        { limit, offset },
+      );
+      return { result: page.result.map(toNotification), total: page.total };
+    },
+  );
+
+  app.delete(
+    PATHS.notificationRemove(':id'),
+    {
+      config: { access: access.menu('notification', 'DELETE') },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Deletes a notification and, when no other row uses it, its logo',
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .deleteFrom('notifications')
+        .where('id', '=', request.params.id)
+        .returning('logo')
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGES.notificationNotFound);
+      await media.release([row.logo]);
+      return { message: MESSAGES.notificationDeleted, result: { id: request.params.id } };
+    },
+  );
+};
+export default notificationRoutes;

@@ -1,0 +1,222 @@
+/**
+ * Settings (logo per app): one row per master app. The rows' `user_domain`, `admin_domain` and
+ * `mobile_domain` are the columns `userDomain`, `adminDomain`, `mobileDomain`, mapped here.
+ */
+import type { Updateable } from 'kysely';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  SETTINGS_DOMAIN_FIELDS,
+  idParams,
+  masterAppIdParams,
+  settingsCreateBody,
+  settingsList,
+  settingsListQuery,
+  settingsMutation,
+  settingsUpdateBody,
+  type Settings,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { isUniqueViolation, now } from '../../db/dialect.ts';
+import { listPage } from '../../db/list.ts';
+import type { Db } from '../../db/connect.ts';
+import type { SettingsTable } from '../../db/schema.ts';
+import { upload } from '../../media/uploads.ts';
+import { requireMasterApp } from '../master-apps/lookup.ts';
+
+const FOLDER = 'settings';
+const COLUMNS = [
+  's.id',
+  's.title',
+  's.userDomain',
+  's.adminDomain',
+  's.mobileDomain',
+  's.logo',
+  's.updatedAt',
+  'm.id as appId',
+  'm.name as appName',
+] as const;
+
+/** Body field → column. */
+const DOMAIN_COLUMNS = {
+  user_domain: 'userDomain',
+  admin_domain: 'adminDomain',
+  mobile_domain: 'mobileDomain',
+} as const satisfies Record<(typeof SETTINGS_DOMAIN_FIELDS)[number], keyof SettingsTable>;
+
+const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media } = app.ctx;
+
+  const selectSettings = (d: Db) =>
+    d
+      .selectFrom('settings as s')
+      .innerJoin('masterApps as m', 'm.id', 's.masterAppId')
+      .select(COLUMNS);
+  type Row = Awaited<ReturnType<ReturnType<typeof selectSettings>['executeTakeFirstOrThrow']>>;
+
+  const toSettings = (row: Row): Settings => ({
+    id: row.id,
+    title: row.title,
+    user_domain: row.userDomain,
+    admin_domain: row.adminDomain,
+    mobile_domain: row.mobileDomain,
+    logo: media.url(row.logo),
+    updatedAt: row.updatedAt,
+    masterApp: { id: row.appId, name: row.appName },
+  });
+
+  async function findSettings(id: number): Promise<Settings> {
+    const row = await selectSettings(db).where('s.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.settingsNotFound);
+    return toSettings(row);
+  }
+
+  const alreadyExists = () =>
+    new HttpError(409, MESSAGES.settingsExist, {
+      details: [{ path: 'masterAppId', message: MESSAGES.settingsExist }],
+    });
+
+  app.post(
+    PATHS.settingsCreate(':masterAppId'),
+    {
+      config: { access: access.menu('settings', 'CREATE'), uploads: { logo: 'image' } },
+      schema: {
+        tags: ['settings'],
+        summary:
+          'Creates the settings of a master app (one per app) with the multipart image `logo`; ' +
+          'a domain is a host name or an http(s) URL',
+        consumes: ['multipart/form-data'],
+        params: masterAppIdParams,
+        body: settingsCreateBody,
+        response: answers(settingsMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'logo', true);
+      const { masterAppId } = request.params;
+      await requireMasterApp(db, masterAppId);
+      // Checked before the file is stored, so a refusal stores nothing.
+      const existing = await db
+        .selectFrom('settings')
+        .select('id')
+        .where('masterAppId', '=', masterAppId)
+        .executeTakeFirst();
+      if (existing) throw alreadyExists();
+      const logo = await media.saveImage(file, FOLDER);
+      const { title, user_domain, admin_domain, mobile_domain } = request.body;
+      const at = now();
+      let id: number;
+      try {
+        ({ id } = await db
+          .insertInto('settings')
+          .values({
+            masterAppId,
+            title,
+            userDomain: user_domain ?? null,
+            adminDomain: admin_domain ?? null,
+            mobileDomain: mobile_domain ?? null,
+            logo,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow());
+      } catch (err) {
+        // Another request created this app's settings meanwhile (or the write failed): the file
+        // just stored is let go unless some other row uses it.
+        await media.release([logo]);
+        if (isUniqueViolation(err)) throw alreadyExists();
+        throw err;
+      }
+      return { message: MESSAGES.logoCreated, result: await findSettings(id) };
+    },
+  );
+
+  app.get(
+    PATHS.settingsList,
+    {
+      config: { access: access.menu('settings', 'VIEW') },
+      schema: {
+        tags: ['settings'],
+        summary: 'Lists the settings of the master apps, newest first; keyword searches the title',
+        querystring: settingsListQuery,
+        response: answers(settingsList),
+      },
+    },
+    async (request) => {
+      const { keyword, masterAppId, limit, offset } = request.query;
+      const base = db
+        .selectFrom('settings as s')
+        .innerJoin('masterApps as m', 'm.id', 's.masterAppId')
+        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('s.title', keyword!)))
+        .$if(masterAppId !== undefined, (qb) => qb.where('s.masterAppId', '=', masterAppId!));
+      const page = await listPage(
+        base,
+        (qb) => qb.select(COLUMNS).orderBy('s.createdAt', 'desc').orderBy('s.id', 'desc'),
+        { limit, offset },
+      );
+      return { result: page.result.map(toSettings), total: page.total };
+    },
+  );
+
+  app.put(
+    PATHS.settingsUpdate(':id'),
+    {
+      config: { access: access.menu('settings', 'UPDATE'), uploads: { logo: 'image' } },
+      schema: {
+        tags: ['settings'],
+        summary:
+          'Changes a master app’s settings: a new multipart image `logo` and/or any of the text ' +
+          'fields (at least one); an empty field keeps its value, a JSON null clears a domain',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        body: settingsUpdateBody,
+        response: answers(settingsMutation),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const file = upload(request, 'logo');
+      const body = request.body ?? {};
+      const changes: Updateable<SettingsTable> = {};
+      if (body.title !== undefined) changes.title = body.title;
+      for (const field of SETTINGS_DOMAIN_FIELDS) {
+        const value = body[field];
+        if (value !== undefined) changes[DOMAIN_COLUMNS[field]] = value;
+      }
+      if (!file && Object.keys(changes).length === 0) {
+        const message = `Send a new logo or at least one of title, ${SETTINGS_DOMAIN_FIELDS.join(', ')}`;
+        throw new HttpError(400, message, { details: [{ path: 'body', message }] });
+      }
+      const old = await db
+        .selectFrom('settings')
+        .select('logo')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!old) throw notFound(MESSAGES.settingsNotFound);
+      const logo = file ? await media.saveImage(file, FOLDER) : undefined;
+      let updated: bigint;
+      try {
+        ({ numUpdatedRows: updated } = await db
+          .updateTable('settings')
+          .set({ ...changes, ...(logo ? { logo } : {}), updatedAt: now() })
+          .where('id', '=', id)
+          .executeTakeFirst());
+      } catch (err) {
+        if (logo && logo !== old.logo) await media.release([logo]);
+        throw err;
+      }
+      if (updated === 0n) {
+        // Deleted meanwhile (its master app was): nothing names the new file.
+        if (logo && logo !== old.logo) await media.release([logo]);
+        throw notFound(MESSAGES.settingsNotFound);
+      }
+      if (logo && logo !== old.logo) await media.release([old.logo]);
+      return { message: MESSAGES.logoUpdated, result: await findSettings(id) };
+    },
+  );
+};
+export default settingsRoutes;

@@ -1,0 +1,292 @@
+/**
+ * MEDIA_STORE=s3 against a real (local) S3 server: s3rver keeps the bucket in a temporary folder
+ * and answers the S3 API the AWS SDK speaks, so stored objects, their public URLs and their
+ * removal are checked end to end.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@master-admin/contract';
+import { multipart, startServer } from './harness.ts';
+import { images } from './images.ts';
+
+const BUCKET = 'media-test';
+const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
+const s3rver = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory: s3Dir,
+  configureBuckets: [{ name: BUCKET, configs: [] }],
+});
+const { port } = await s3rver.run();
+const endpoint = `http://127.0.0.1:${port}`;
+
+const s3Env = {
+  MEDIA_STORE: 's3',
+  S3_ENDPOINT: endpoint,
+  S3_BUCKET: BUCKET,
+  S3_FORCE_PATH_STYLE: 'true',
+  S3_ACCESS_KEY_ID: 'S3RVER',
+  S3_SECRET_ACCESS_KEY: 'S3RVER',
+  S3_REGION: 'us-east-1',
+};
+const s = await startServer(s3Env);
+
+/** The test's own view of the bucket. */
+const client = new S3Client({
+  region: 'us-east-1',
+  endpoint,
+  forcePathStyle: true,
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+});
+
+afterAll(async () => {
+  try {
+    await s.close();
+  } finally {
+    client.destroy();
+    await s3rver.close();
+    fs.rmSync(s3Dir, { recursive: true, force: true });
+  }
+});
+
+/** Every object key in the bucket, sorted. */
+async function objects(): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token }),
+    );
+    for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys.sort();
+}
+
+const head = async (url: string) => (await fetch(url, { method: 'HEAD' })).status;
+const thumbOf = (url: string) => url.replace(/\.webp$/, '.thumb.webp');
+const keyOf = (url: string) => url.slice(`${endpoint}/${BUCKET}/`.length);
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type File = { name: string; data: Buffer; type?: string };
+let appId: number;
+beforeAll(async () => {
+  const res = await s.api({
+    method: 'POST',
+    url: '/master-app',
+    token: s.adminToken,
+    payload: { name: 'Festival' },
+  });
+  appId = res.json().result.id as number;
+});
+
+async function createBanner(file: File, app: number = appId) {
+  const body = await multipart({}, { file });
+  return s.api({ method: 'POST', url: `/banner/${app}`, token: s.adminToken, ...body });
+}
+const png = async (w: number, h: number): Promise<File> => ({
+  name: 'b.png',
+  data: await images.png(w, h),
+  type: 'image/png',
+});
+
+describe('banners with MEDIA_STORE=s3', () => {
+  it('stores the WebP image and its thumbnail in the bucket and answers their public URL', async () => {
+    const before = await objects();
+    const res = await createBanner({
+      name: 'b.jpg',
+      data: await images.jpeg(),
+      type: 'image/jpeg',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const url = res.json().result.image as string;
+    expect(url).toMatch(
+      new RegExp(`^${escaped(endpoint)}/${BUCKET}/banners/[0-9a-f]{2}/[0-9a-f]{64}\\.webp$`),
+    );
+
+    const file = await fetch(url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/webp');
+    expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(bytes.includes(Buffer.from('secret-exif'))).toBe(false);
+
+    const thumb = await fetch(thumbOf(url));
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+
+    expect((await objects()).filter((k) => !before.includes(k))).toEqual(
+      [keyOf(url), keyOf(thumbOf(url))].sort(),
+    );
+
+    // The list answers the same URL.
+    const list = await s.api({ method: 'GET', url: '/banner/list', token: s.adminToken });
+    expect(list.json().result[0].image).toBe(url);
+  });
+
+  it('removes the old objects when the image is replaced, and the rest on delete', async () => {
+    const made = await createBanner(await png(41, 23));
+    expect(made.statusCode, made.body).toBe(200);
+    const banner = made.json().result as { id: number; image: string };
+    expect(await head(banner.image)).toBe(200);
+    expect(await head(thumbOf(banner.image))).toBe(200);
+
+    const body = await multipart({}, { file: await png(42, 23) });
+    const replaced = await s.api({
+      method: 'PUT',
+      url: `/banner/update/${banner.id}`,
+      token: s.adminToken,
+      ...body,
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    const image = replaced.json().result.image as string;
+    expect(image).not.toBe(banner.image);
+    expect(await head(image)).toBe(200);
+    expect(await head(thumbOf(image))).toBe(200);
+    expect(await head(banner.image)).toBe(404);
+    expect(await head(thumbOf(banner.image))).toBe(404);
+
+    const removed = await s.api({
+      method: 'DELETE',
+      url: `/banner/remove/${banner.id}`,
+      token: s.adminToken,
+    });
+    expect(removed.json().message).toBe(MESSAGES.bannerDeleted);
+    expect(await head(image)).toBe(404);
+    expect(await head(thumbOf(image))).toBe(404);
+    expect(await objects()).not.toContain(keyOf(image));
+  });
+
+  it('stores no object for a refused upload', async () => {
+    const before = await objects();
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    const bad = await createBanner({
+      name: 'x.svg',
+      data: Buffer.from(svg),
+      type: 'image/svg+xml',
+    });
+    expect(bad.statusCode).toBe(415);
+    const jpeg = await images.jpeg();
+    const truncated = await createBanner({
+      name: 'x.jpg',
+      data: jpeg.subarray(0, Math.floor(jpeg.length / 2)),
+      type: 'image/jpeg',
+    });
+    expect(truncated.statusCode).toBe(415);
+    const noApp = await createBanner(await png(43, 23), 999_999);
+    expect(noApp.statusCode).toBe(404);
+    expect(await objects()).toEqual(before);
+  });
+});
+
+describe('settings and notifications with MEDIA_STORE=s3', () => {
+  it('stores logos in the bucket and removes them when replaced or deleted', async () => {
+    const body = await multipart({ title: 'Festival' }, { logo: await png(44, 23) });
+    const made = await s.api({
+      method: 'POST',
+      url: `/settings/${appId}`,
+      token: s.adminToken,
+      ...body,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const logo = made.json().result.logo as string;
+    expect(logo.startsWith(`${endpoint}/${BUCKET}/settings/`)).toBe(true);
+    expect(await head(logo)).toBe(200);
+
+    const again = await multipart({}, { logo: await png(45, 23) });
+    const replaced = await s.api({
+      method: 'PUT',
+      url: `/settings/update/${made.json().result.id}`,
+      token: s.adminToken,
+      ...again,
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(await head(replaced.json().result.logo)).toBe(200);
+    expect(await head(logo)).toBe(404);
+    expect(await head(thumbOf(logo))).toBe(404);
+
+    const note = await multipart(
+      { title: 'T', desc: 'D', type: 'info', masterAppId: String(appId) },
+      { logo: await png(46, 23) },
+    );
+    const created = await s.api({
+      method: 'POST',
+      url: '/notifications/single',
+      token: s.adminToken,
+      ...note,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const noteLogo = created.json().result.logo as string;
+    expect(await head(noteLogo)).toBe(200);
+    await s.api({
+      method: 'DELETE',
+      url: `/notifications/remove/${created.json().result.id}`,
+      token: s.adminToken,
+    });
+    expect(await head(noteLogo)).toBe(404);
+  });
+});
+
+describe('the server with MEDIA_STORE=s3', () => {
+  it('serves no /media route', async () => {
+    const made = await createBanner(await png(47, 23));
+    const key = keyOf(made.json().result.image as string);
+    const res = await s.app.inject({ method: 'GET', url: `/media/${key}` });
+    expect(res.statusCode).toBe(404);
+    expect(s.app.hasRoute({ method: 'GET', url: '/media/*' })).toBe(false);
+  });
+
+  it('lets the browser load images from the bucket’s origin (CSP img-src)', async () => {
+    const res = await s.api({ method: 'GET', url: '/health' });
+    const csp = res.headers['content-security-policy'] as string;
+    const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'));
+    expect(imgSrc?.trim()).toBe(`img-src 'self' data: blob: ${endpoint}`);
+  });
+
+  it('uses the origin of S3_PUBLIC_URL when set', async () => {
+    const cdn = await startServer({ ...s3Env, S3_PUBLIC_URL: 'https://cdn.example.com/media/' });
+    try {
+      const res = await cdn.api({ method: 'GET', url: '/health' });
+      expect(res.headers['content-security-policy']).toContain(
+        "img-src 'self' data: blob: https://cdn.example.com;",
+      );
+      const made = await multipart({}, { file: await png(48, 23) });
+      const app = await cdn.api({
+        method: 'POST',
+        url: '/master-app',
+        token: cdn.adminToken,
+        payload: { name: 'CDN' },
+      });
+      const banner = await cdn.api({
+        method: 'POST',
+        url: `/banner/${app.json().result.id}`,
+        token: cdn.adminToken,
+        ...made,
+      });
+      expect(banner.statusCode, banner.body).toBe(200);
+      const image = banner.json().result.image as string;
+      expect(image).toMatch(/^https:\/\/cdn\.example\.com\/media\/banners\/[0-9a-f]{2}\/.*\.webp$/);
+      // Stored in the bucket all the same.
+      expect(await objects()).toContain(image.slice('https://cdn.example.com/media/'.length));
+    } finally {
+      await cdn.close();
+    }
+  });
+
+  it('answers with local media when MEDIA_STORE is not set (CSP unchanged)', async () => {
+    const local = await startServer();
+    try {
+      const res = await local.api({ method: 'GET', url: '/health' });
+      expect(res.headers['content-security-policy']).toContain("img-src 'self' data: blob:;");
+    } finally {
+      await local.close();
+    }
+  });
+});
