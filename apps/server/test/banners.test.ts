@@ -10,23 +10,8 @@ const MAX_IMAGE_BYTES = 300_000;
 const s = await startServer({ MAX_IMAGE_BYTES: String(MAX_IMAGE_BYTES) });
 afterAll(() => s.close());
 
-const mediaDir = path.join(s.config.dataDir, 'media');
-/** Every stored file, relative to the media folder. */
-const storedFiles = () =>
-  fs.existsSync(mediaDir)
-    ? (fs.readdirSync(mediaDir, { recursive: true }) as string[])
-        .filter((f) => fs.statSync(path.join(mediaDir, f)).isFile())
-        .sort()
-    : [];
-const bannerCount = async () =>
-  Number(
-    (
-      await s.ctx.db
-        .selectFrom('banners')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const { storedFiles, mediaFile: fileOf } = s;
+const bannerCount = () => s.rowCount('banners');
 
 let appId: number;
 let otherAppId: number;
@@ -369,7 +354,7 @@ describe('changes', () => {
       result: { status: 'DEACTIVE' },
     });
 
-    const oldFile = path.join(mediaDir, banner.image.slice('/media/'.length));
+    const oldFile = fileOf(banner.image);
     expect(fs.existsSync(oldFile)).toBe(true);
     const body = await multipart(
       {},
@@ -386,7 +371,7 @@ describe('changes', () => {
     expect(image.json().result.image).not.toBe(banner.image);
     // The old file is gone once no row uses it (the JPEG fixture is used by other banners here,
     // so check with one only this banner used).
-    const newFile = path.join(mediaDir, image.json().result.image.slice('/media/'.length));
+    const newFile = fileOf(image.json().result.image);
     expect(fs.existsSync(newFile)).toBe(true);
 
     const removed = await s.api({
@@ -410,7 +395,7 @@ describe('changes', () => {
     const one = await created({}, data);
     const two = await created({}, data);
     expect(one.image).toBe(two.image);
-    const file = path.join(mediaDir, one.image.slice('/media/'.length));
+    const file = fileOf(one.image);
     await s.api({ method: 'DELETE', url: `/banner/remove/${one.id}`, token: s.adminToken });
     expect(fs.existsSync(file)).toBe(true);
     await s.api({ method: 'DELETE', url: `/banner/remove/${two.id}`, token: s.adminToken });

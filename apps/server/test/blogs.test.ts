@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
@@ -8,14 +7,7 @@ import { images } from './images.ts';
 const s = await startServer();
 afterAll(() => s.close());
 
-const mediaDir = path.join(s.config.dataDir, 'media');
-const storedFiles = () =>
-  fs.existsSync(mediaDir)
-    ? (fs.readdirSync(mediaDir, { recursive: true }) as string[])
-        .filter((f) => fs.statSync(path.join(mediaDir, f)).isFile())
-        .sort()
-    : [];
-const fileOf = (url: string) => path.join(mediaDir, url.slice('/media/'.length));
+const { storedFiles, mediaFile: fileOf } = s;
 const blogCount = async () =>
   Number(
     (

@@ -13,6 +13,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createContext } from '../src/bootstrap.ts';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
+import type { Database } from '../src/db/schema.ts';
 import { createBackOfficeAccount, type Grants } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
@@ -38,6 +39,14 @@ export interface TestServer {
    * limit, throttling and login history): for tests that need many tokens.
    */
   tokenFor(accountId: number): Promise<string>;
+  /** The local media folder. */
+  mediaDir: string;
+  /** Every stored media file, relative to the media folder, sorted. */
+  storedFiles(): string[];
+  /** The local file behind a `/media/…` URL. */
+  mediaFile(url: string): string;
+  /** How many rows `table` holds. */
+  rowCount(table: keyof Database): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -125,10 +134,31 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     return signToken(ctx.secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
   };
 
+  const mediaDir = path.join(dataDir, 'media');
+  const storedFiles = () =>
+    fs.existsSync(mediaDir)
+      ? (fs.readdirSync(mediaDir, { recursive: true }) as string[])
+          .filter((f) => fs.statSync(path.join(mediaDir, f)).isFile())
+          .sort()
+      : [];
+  const rowCount = async (table: keyof Database) =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
   return {
     app,
     ctx,
     config,
+    mediaDir,
+    storedFiles,
+    mediaFile: (url) => path.join(mediaDir, url.slice('/media/'.length)),
+    rowCount,
     adminToken: await login(ADMIN.email, ADMIN.password),
     api,
     login,

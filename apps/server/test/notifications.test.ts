@@ -1,24 +1,15 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Status } from '@master-admin/contract';
 import { now } from '../src/db/dialect.ts';
+import { thumbOf } from '../src/media/images.ts';
 import { multipart, startServer } from './harness.ts';
 import { images } from './images.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
 
-const mediaDir = path.join(s.config.dataDir, 'media');
-/** Every stored file, relative to the media folder. */
-const storedFiles = () =>
-  fs.existsSync(mediaDir)
-    ? (fs.readdirSync(mediaDir, { recursive: true }) as string[])
-        .filter((f) => fs.statSync(path.join(mediaDir, f)).isFile())
-        .sort()
-    : [];
-const fileOf = (url: string) => path.join(mediaDir, url.slice('/media/'.length));
-const thumbOf = (file: string) => file.replace(/\.webp$/, '.thumb.webp');
+const { storedFiles, mediaFile: fileOf } = s;
 const notificationRows = () =>
   s.ctx.db.selectFrom('notifications').selectAll().orderBy('id').execute();
 
