@@ -212,7 +212,7 @@ export default function BannersPage() {
                 <ImageField
                   label="Image"
                   required
-                  value={(field.value) ?? null}
+                  value={field.value ?? null}
                   onChange={(file) => field.onChange(file ?? undefined)}
                   error={fieldState.error?.message}
                   progress={form.formState.isSubmitting ? progress : undefined}
@@ -257,7 +257,7 @@ export default function BannersPage() {
                 label="Image"
                 required
                 current={selected?.image}
-                value={(field.value) ?? null}
+                value={field.value ?? null}
                 onChange={(file) => field.onChange(file ?? undefined)}
                 error={fieldState.error?.message}
                 progress={form.formState.isSubmitting ? progress : undefined}
