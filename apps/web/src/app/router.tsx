@@ -43,6 +43,19 @@ export const routes: RouteObject[] = [
                   },
                   { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
                   { path: 'banner', ...screen(() => import('../features/banners/BannersPage')) },
+                  { path: 'faqs', ...screen(() => import('../features/faqs/FaqsPage')) },
+                  {
+                    path: 'category',
+                    ...screen(() => import('../features/categories/CategoriesPage')),
+                  },
+                  {
+                    path: 'special-day',
+                    ...screen(() => import('../features/special-days/SpecialDaysPage')),
+                  },
+                  {
+                    path: 'contact-us',
+                    ...screen(() => import('../features/contact-us/ContactUsPage')),
+                  },
                   { path: '*', Component: NotFound },
                 ],
               },

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { Button, Group, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { CATEGORY_NAME_MAX, STATUSES, categoryBody, type Category } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
+import { FormDialog } from '../../components/FormDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { StatusBadge } from '../../components/StatusBadge';
+import { StatusDialog } from '../../components/StatusDialog';
+import { confirmDelete } from '../../components/confirm';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import {
+  useCategoryList,
+  useChangeCategoryStatus,
+  useCreateCategory,
+  useDeleteCategory,
+  useRenameCategory,
+} from './api';
+
+type Dialog = { kind: 'create' } | { kind: 'rename' | 'status'; category: Category } | null;
+
+export default function CategoriesPage() {
+  const list = useCategoryList();
+  const create = useCreateCategory();
+  const rename = useRenameCategory();
+  const changeStatus = useChangeCategoryStatus();
+  const remove = useDeleteCategory();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const { filters, setFilter } = list.params;
+  const selected = dialog && dialog.kind !== 'create' ? dialog.category : undefined;
+  const renaming = dialog?.kind === 'rename' ? dialog.category : undefined;
+
+  const columns: Column<Category>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      render: (c) => (
+        <Text fw={500} size="sm">
+          {c.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'downloadCount',
+      header: 'Downloads',
+      align: 'right',
+      width: 120,
+      render: (c) => formatNumber(c.downloadCount),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      width: 130,
+      render: (c) => <StatusBadge status={c.status} />,
+    },
+    { key: 'createdAt', header: 'Created', width: 170, render: (c) => formatDateTime(c.createdAt) },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (c) => (
+        <RowActions
+          label={c.name}
+          actions={[
+            { label: 'Rename', onClick: () => setDialog({ kind: 'rename', category: c }) },
+            { label: 'Change status', onClick: () => setDialog({ kind: 'status', category: c }) },
+            {
+              label: 'Delete',
+              danger: true,
+              onClick: () =>
+                confirmDelete({
+                  title: 'Delete this category?',
+                  message: `The category “${c.name}” will be deleted. A category that posters still use cannot be deleted.`,
+                  onConfirm: () => remove.mutate(c.id),
+                }),
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Categories"
+        description="The groups posters belong to."
+        actions={
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog({ kind: 'create' })}
+          >
+            New category
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search categories"
+          placeholder="Search by name"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <FilterSelect
+          label="Status"
+          data={STATUSES}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+      </Group>
+      <DataTable
+        label="Categories"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(c) => c.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No categories yet"
+      />
+
+      <FormDialog
+        opened={dialog?.kind === 'create' || dialog?.kind === 'rename'}
+        onClose={close}
+        title={renaming ? `Rename ${renaming.name}` : 'New category'}
+        schema={categoryBody}
+        defaultValues={{ name: renaming?.name ?? '' }}
+        submitLabel={renaming ? 'Save' : 'Create'}
+        onSubmit={(values) =>
+          renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
+        }
+      >
+        {(form) => (
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            maxLength={CATEGORY_NAME_MAX}
+            {...form.register('name')}
+            error={form.formState.errors.name?.message}
+          />
+        )}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={close}
+        subject={selected?.name ?? ''}
+        current={selected?.status}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: selected!.id, status })}
+      />
+    </>
+  );
+}

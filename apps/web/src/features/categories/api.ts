@@ -1,0 +1,54 @@
+import {
+  PATHS,
+  categoryList,
+  categoryMutation,
+  deleteResponse,
+  type CategoryBody,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const categoryKeys = { all: ['categories'] as const };
+export const CATEGORY_FILTERS = ['status'] as const;
+
+export function useCategoryList() {
+  return useList({
+    queryKey: categoryKeys.all,
+    path: PATHS.categoryList,
+    schema: categoryList,
+    filters: CATEGORY_FILTERS,
+  });
+}
+
+export function useCreateCategory() {
+  return useApiMutation({
+    mutationFn: (body: CategoryBody) => api.post(PATHS.categoryCreate, categoryMutation, body),
+    invalidates: [categoryKeys.all],
+  });
+}
+
+export function useRenameCategory() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: CategoryBody & { id: number }) =>
+      api.patch(PATHS.category(id), categoryMutation, body),
+    invalidates: [categoryKeys.all],
+  });
+}
+
+export function useChangeCategoryStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.categoryStatus(id), categoryMutation, { status }),
+    invalidates: [categoryKeys.all],
+  });
+}
+
+/** A category that posters still use is refused (409): the toast shows the server's message. */
+export function useDeleteCategory() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.categoryRemove(id), deleteResponse),
+    invalidates: [categoryKeys.all],
+  });
+}

@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import { Button, Group, Text, Textarea } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, faqCreateBody, type Faq } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FormDialog } from '../../components/FormDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { confirmDelete } from '../../components/confirm';
+import { formatDateTime } from '../../lib/format';
+import { useCreateFaq, useDeleteFaq, useFaqList, useUpdateFaq } from './api';
+
+type Dialog = { kind: 'create' } | { kind: 'edit'; faq: Faq } | null;
+
+/** A long question cut for labels (menus, dialogs' titles). */
+function short(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export default function FaqsPage() {
+  const list = useFaqList();
+  const create = useCreateFaq();
+  const update = useUpdateFaq();
+  const remove = useDeleteFaq();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const editing = dialog?.kind === 'edit' ? dialog.faq : undefined;
+
+  const columns: Column<Faq>[] = [
+    {
+      key: 'question',
+      header: 'Question',
+      width: '35%',
+      render: (f) => (
+        <Text fw={500} size="sm" lineClamp={2} title={f.question}>
+          {f.question}
+        </Text>
+      ),
+    },
+    {
+      key: 'answer',
+      header: 'Answer',
+      render: (f) => (
+        <Text size="sm" c="dimmed" lineClamp={3} miw={200} style={{ whiteSpace: 'pre-line' }}>
+          {f.answer}
+        </Text>
+      ),
+    },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      width: 170,
+      render: (f) => <Text size="sm">{formatDateTime(f.createdAt)}</Text>,
+    },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (f) => (
+        <RowActions
+          label={short(f.question)}
+          actions={[
+            { label: 'Edit', onClick: () => setDialog({ kind: 'edit', faq: f }) },
+            {
+              label: 'Delete',
+              danger: true,
+              onClick: () =>
+                confirmDelete({
+                  title: 'Delete this FAQ?',
+                  message: `“${short(f.question, 120)}” and its answer will be deleted.`,
+                  onConfirm: () => remove.mutate(f.id),
+                }),
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="FAQs"
+        description="Questions and answers the app shows its users."
+        actions={
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog({ kind: 'create' })}
+          >
+            New FAQ
+          </Button>
+        }
+      />
+      <Group mb="md">
+        <SearchInput
+          label="Search FAQs"
+          placeholder="Search questions and answers"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+      </Group>
+      <DataTable
+        label="FAQs"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(f) => f.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No FAQs yet"
+      />
+
+      <FormDialog
+        opened={dialog !== null}
+        onClose={() => setDialog(null)}
+        title={editing ? 'Edit FAQ' : 'New FAQ'}
+        schema={faqCreateBody}
+        defaultValues={{ question: editing?.question ?? '', answer: editing?.answer ?? '' }}
+        submitLabel={editing ? 'Save' : 'Create'}
+        onSubmit={(values) =>
+          editing ? update.mutateAsync({ id: editing.id, ...values }) : create.mutateAsync(values)
+        }
+      >
+        {(form) => (
+          <>
+            <Textarea
+              label="Question"
+              required
+              data-autofocus
+              autosize
+              minRows={2}
+              maxRows={5}
+              maxLength={FAQ_QUESTION_MAX}
+              {...form.register('question')}
+              error={form.formState.errors.question?.message}
+            />
+            <Textarea
+              label="Answer"
+              required
+              autosize
+              minRows={4}
+              maxRows={14}
+              maxLength={FAQ_ANSWER_MAX}
+              {...form.register('answer')}
+              error={form.formState.errors.answer?.message}
+            />
+          </>
+        )}
+      </FormDialog>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import {
+  PATHS,
+  deleteResponse,
+  faqList,
+  faqMutation,
+  type FaqCreateBody,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const faqKeys = { all: ['faqs'] as const };
+
+export function useFaqList() {
+  return useList({ queryKey: faqKeys.all, path: PATHS.faqList, schema: faqList });
+}
+
+export function useCreateFaq() {
+  return useApiMutation({
+    mutationFn: (body: FaqCreateBody) => api.post(PATHS.faqCreate, faqMutation, body),
+    invalidates: [faqKeys.all],
+  });
+}
+
+/** The edit dialog sends both fields: it shows both, and both stay required. */
+export function useUpdateFaq() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: FaqCreateBody & { id: number }) =>
+      api.patch(PATHS.faqUpdate(id), faqMutation, body),
+    invalidates: [faqKeys.all],
+  });
+}
+
+export function useDeleteFaq() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.faqRemove(id), deleteResponse),
+    invalidates: [faqKeys.all],
+  });
+}

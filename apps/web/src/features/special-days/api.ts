@@ -1,0 +1,57 @@
+import {
+  PATHS,
+  bulkResponse,
+  specialDayList,
+  specialDayMutation,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const specialDayKeys = { all: ['special-days'] as const };
+export const SPECIAL_DAY_FILTERS = ['status'] as const;
+
+type SpecialDayFields = { name: string; month: number; day: number };
+
+export function useSpecialDayList() {
+  return useList({
+    queryKey: specialDayKeys.all,
+    path: PATHS.specialDayList,
+    schema: specialDayList,
+    filters: SPECIAL_DAY_FILTERS,
+  });
+}
+
+export function useCreateSpecialDay() {
+  return useApiMutation({
+    mutationFn: (body: SpecialDayFields) =>
+      api.post(PATHS.specialDayCreate, specialDayMutation, body),
+    invalidates: [specialDayKeys.all],
+  });
+}
+
+/** The edit dialog sends all three fields, so the server checks the pair as given. */
+export function useUpdateSpecialDay() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: SpecialDayFields & { id: number }) =>
+      api.patch(PATHS.specialDay(id), specialDayMutation, body),
+    invalidates: [specialDayKeys.all],
+  });
+}
+
+export function useChangeSpecialDayStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.specialDayStatus(id), specialDayMutation, { status }),
+    invalidates: [specialDayKeys.all],
+  });
+}
+
+/** Sets the year of every special day (the server moves 29 February to a leap year). */
+export function useSetSpecialDayYear() {
+  return useApiMutation({
+    mutationFn: (year: number) => api.put(PATHS.specialDayYear(year), bulkResponse),
+    invalidates: [specialDayKeys.all],
+  });
+}

@@ -1,0 +1,310 @@
+/**
+ * FAQs, categories, special days and contact us: every dialog against the real server, the
+ * server's messages (409s included), and an enquiry sent through the public form's call.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { ADMIN, expect, expectToast, now, signIn, test, unique, type Sql } from './fixtures.ts';
+
+// Each test walks through every dialog of an area: more steps than the default minute allows on
+// a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
+/** Signs in and opens an area from the side menu. */
+async function openArea(page: Page, link: string, path: string, heading: string) {
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: link }).click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
+}
+
+function table(page: Page, name: string) {
+  return page.getByRole('table', { name });
+}
+
+function rowOf(page: Page, tableName: string, text: string): Locator {
+  return table(page, tableName).locator('tbody tr').filter({ hasText: text });
+}
+
+async function rowAction(page: Page, label: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+async function search(page: Page, box: string, text: string) {
+  await page.getByRole('textbox', { name: box }).fill(text);
+  await expect(page).toHaveURL(
+    new RegExp(`[?&]q=${encodeURIComponent(text).replace(/%20/g, '\\+')}(&|$)`),
+  );
+}
+
+test.describe('FAQs', () => {
+  test('create, edit and delete a FAQ', async ({ page }) => {
+    const question = unique('E2E How do I share a poster?');
+    const edited = unique('E2E How do I download a poster?');
+    await openArea(page, 'FAQs', '/faqs', 'FAQs');
+
+    await page.getByRole('button', { name: 'New FAQ' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New FAQ' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('Required')).toHaveCount(2);
+    await dialog.getByLabel('Question').fill(question);
+    await dialog.getByLabel('Answer').fill('Open it.\nThen tap Share.');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectToast(page, 'Faq Created Successfully');
+    await expect(dialog).toBeHidden();
+    await expect(table(page, 'FAQs').locator('tbody tr').first()).toContainText(question);
+
+    await search(page, 'Search FAQs', question);
+    await expect(table(page, 'FAQs').locator('tbody tr')).toHaveCount(1);
+    await rowAction(page, question, 'Edit');
+    const edit = page.getByRole('dialog', { name: 'Edit FAQ' });
+    await expect(edit.getByLabel('Question')).toHaveValue(question);
+    await expect(edit.getByLabel('Answer')).toHaveValue('Open it.\nThen tap Share.');
+    await edit.getByLabel('Question').fill(edited);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Faq Updated Successfully');
+    await expect(edit).toBeHidden();
+
+    await search(page, 'Search FAQs', edited);
+    await expect(rowOf(page, 'FAQs', edited)).toContainText('Then tap Share.');
+    await rowAction(page, edited, 'Delete');
+    const confirm = page.getByRole('dialog', { name: 'Delete this FAQ?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'Faq Deleted Successfully');
+    await expect(page.getByText('Nothing matches')).toBeVisible();
+    await page.reload();
+    await expect(page.getByText('Nothing matches')).toBeVisible();
+  });
+});
+
+test.describe('categories', () => {
+  async function createCategory(page: Page, name: string) {
+    await page.getByRole('button', { name: 'New category' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New category' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectToast(page, 'Category Created Successfully');
+    await expect(dialog).toBeHidden();
+  }
+
+  test('create, rename (a taken name is refused), change the status, delete', async ({ page }) => {
+    const name = unique('E2E Festivals');
+    const other = unique('E2E Birthdays');
+    const renamed = unique('E2E Festivals renamed');
+    await openArea(page, 'Category List', '/category', 'Categories');
+
+    await createCategory(page, name);
+    await createCategory(page, other);
+    const row = rowOf(page, 'Categories', name);
+    await expect(row).toContainText('ACTIVE');
+    await expect(row).toContainText('0');
+
+    await rowAction(page, name, 'Rename');
+    const rename = page.getByRole('dialog', { name: `Rename ${name}` });
+    await expect(rename.getByLabel('Name')).toHaveValue(name);
+    await rename.getByLabel('Name').fill(other.toUpperCase());
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'A category with this name already exists');
+    await expect(rename).toBeVisible();
+    await rename.getByLabel('Name').fill(renamed);
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Category Updated Successfully');
+    await expect(rename).toBeHidden();
+    await expect(rowOf(page, 'Categories', renamed)).toBeVisible();
+
+    await rowAction(page, renamed, 'Change status');
+    const status = page.getByRole('dialog', { name: `Status of ${renamed}` });
+    await status.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'DEACTIVE' }).click();
+    await status.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Status Updated Successfully');
+    await expect(rowOf(page, 'Categories', renamed)).toContainText('DEACTIVE');
+
+    // The status filter lives in the URL and reaches the server.
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'DEACTIVE' }).click();
+    await expect(page).toHaveURL(/[?&]status=DEACTIVE(&|$)/);
+    await expect(rowOf(page, 'Categories', renamed)).toBeVisible();
+    await expect(rowOf(page, 'Categories', other)).toHaveCount(0);
+
+    await rowAction(page, renamed, 'Delete');
+    await page
+      .getByRole('dialog', { name: 'Delete this category?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expectToast(page, 'Category deleted successfully');
+    await expect(rowOf(page, 'Categories', renamed)).toHaveCount(0);
+  });
+
+  /** A poster row of `categoryId` in a new master app, owned by the first admin. */
+  async function insertPoster(page: Page, sql: Sql, categoryId: number) {
+    // The signed-in page's token.
+    const token = await page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));
+    expect(token).toBeTruthy();
+    const app = await page.request.post('/api/v1/master-app', {
+      headers: { Authorization: `Bearer ${token}` },
+      form: { name: unique('E2E Poster app') },
+    });
+    expect(app.ok()).toBe(true);
+    const masterAppId = ((await app.json()) as { result: { id: number } }).result.id;
+    const { id: accountId } = await sql.one<{ id: number }>(
+      'select id from accounts where lower(email) = ?',
+      [ADMIN.email.toLowerCase()],
+    );
+    const at = now();
+    await sql.all(
+      `insert into posters (master_app_id, category_id, account_id, top_def_num, self_def_num,
+         bottom_def_num, poster, download_count, status, position, created_at, updated_at)
+       values (?, ?, ?, 1, 1, 1, ?, 0, 'ACTIVE', 'LEFT', ?, ?)`,
+      [masterAppId, categoryId, accountId, 'posters/e2e/not-a-file.webp', at, at],
+    );
+  }
+
+  test('a category posters use cannot be deleted: the server’s 409 message', async ({
+    page,
+    sql,
+  }) => {
+    const name = unique('E2E In use');
+    await openArea(page, 'Category List', '/category', 'Categories');
+    await createCategory(page, name);
+    const { id } = await sql.one<{ id: number }>('select id from categories where name = ?', [
+      name,
+    ]);
+    await insertPoster(page, sql, id);
+
+    await rowAction(page, name, 'Delete');
+    await page
+      .getByRole('dialog', { name: 'Delete this category?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expectToast(page, 'This category still has posters: move or delete them first');
+    await page.reload();
+    await expect(rowOf(page, 'Categories', name)).toBeVisible();
+  });
+});
+
+test.describe('special days', () => {
+  test('create (30 February refused), edit, status, and set the year', async ({ page, sql }) => {
+    const name = unique('E2E Leap day');
+    const renamed = unique('E2E Leap day renamed');
+    const other = unique('E2E Harvest');
+    await openArea(page, 'Special Days', '/special-day', 'Special Days');
+
+    await page.getByRole('button', { name: 'New special day' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New special day' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByRole('combobox', { name: 'Month' }).click();
+    await page.getByRole('option', { name: 'February' }).click();
+    await dialog.getByRole('textbox', { name: 'Day' }).fill('30');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('February has days 1 to 29')).toBeVisible();
+    expect(await sql.all('select id from special_days where name = ?', [name])).toHaveLength(0);
+    await dialog.getByRole('textbox', { name: 'Day' }).fill('29');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectToast(page, 'Special Day Created Successfully');
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole('button', { name: 'New special day' }).click();
+    await dialog.getByLabel('Name').fill(other);
+    await dialog.getByRole('combobox', { name: 'Month' }).click();
+    await page.getByRole('option', { name: 'January' }).click();
+    await dialog.getByRole('textbox', { name: 'Day' }).fill('14');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectToast(page, 'Special Day Created Successfully');
+
+    await search(page, 'Search special days', 'E2E');
+    // Calendar order: 14 January before 29 February, whatever was created first.
+    const names = table(page, 'Special days').locator('tbody tr');
+    await expect(names.filter({ hasText: other })).toContainText('14 Jan');
+    await expect(names.filter({ hasText: name })).toContainText('29 Feb');
+    const texts = await names.allTextContents();
+    expect(texts.findIndex((t) => t.includes(other))).toBeLessThan(
+      texts.findIndex((t) => t.includes(name)),
+    );
+
+    await rowAction(page, name, 'Edit');
+    const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+    await expect(edit.getByRole('combobox', { name: 'Month' })).toHaveValue('February');
+    await expect(edit.getByRole('textbox', { name: 'Day' })).toHaveValue('29');
+    await edit.getByLabel('Name').fill(renamed);
+    await edit.getByRole('combobox', { name: 'Month' }).click();
+    await page.getByRole('option', { name: 'March' }).click();
+    await edit.getByRole('textbox', { name: 'Day' }).fill('1');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Special Day Updated Successfully');
+    await expect(edit).toBeHidden();
+    await expect(rowOf(page, 'Special days', renamed)).toContainText('1 Mar');
+
+    await rowAction(page, renamed, 'Change status');
+    const status = page.getByRole('dialog', { name: `Status of ${renamed}` });
+    await status.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'DEACTIVE' }).click();
+    await status.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Status Updated Successfully');
+    await expect(rowOf(page, 'Special days', renamed)).toContainText('DEACTIVE');
+
+    await page.getByRole('button', { name: 'Set year' }).click();
+    const year = page.getByRole('dialog', { name: 'Set the year of every special day' });
+    await year.getByRole('textbox', { name: 'Year' }).fill('2101');
+    await year.getByRole('button', { name: 'Set year' }).click();
+    await expect(year.getByText('Must be at most 2100')).toBeVisible();
+    await year.getByRole('textbox', { name: 'Year' }).fill('2031');
+    await year.getByRole('button', { name: 'Set year' }).click();
+    await expectToast(page, 'Years Updated Successfully');
+    await expect(year).toBeHidden();
+    await expect(rowOf(page, 'Special days', renamed)).toContainText('1 Mar 2031');
+    await expect(rowOf(page, 'Special days', other)).toContainText('14 Jan 2031');
+  });
+});
+
+test.describe('contact us', () => {
+  test('an enquiry sent through the public call shows in the list and is found by search', async ({
+    page,
+  }) => {
+    const token = unique('zx').replace(' ', '');
+    const query = `Posters for ${token} do not download.\nPlease help.`;
+    // The content app's form: no token, a form-encoded body.
+    const res = await page.request.post('/api/v1/public/contact-us', {
+      form: {
+        fName: 'Asha',
+        lName: `Rao${token}`,
+        email: `${token}@example.com`,
+        phoneNumber: '+919876543210',
+        query,
+      },
+    });
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'Thank you, we will get back to you',
+    );
+    const json = await page.request.post('/api/v1/public/contact-us', {
+      data: {
+        fName: 'Ravi',
+        lName: 'Kumar',
+        email: 'ravi@example.com',
+        phoneNumber: '9876543210',
+        query: 'Another question',
+      },
+    });
+    expect(json.status()).toBe(200);
+
+    await openArea(page, 'Contact Us', '/contact-us', 'Contact Us');
+    const row = rowOf(page, 'Enquiries', `Asha Rao${token}`);
+    await expect(row).toBeVisible();
+    await expect(row.getByRole('link', { name: `${token}@example.com` })).toHaveAttribute(
+      'href',
+      `mailto:${token}@example.com`,
+    );
+    await expect(row).toContainText('+919876543210');
+
+    await search(page, 'Search enquiries', token);
+    await expect(table(page, 'Enquiries').locator('tbody tr')).toHaveCount(1);
+    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+
+    await page.getByRole('button', { name: `Read the query from Asha Rao${token}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Query from Asha Rao${token}` });
+    await expect(dialog).toContainText('Please help.');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+  });
+});
