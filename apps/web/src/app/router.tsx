@@ -56,6 +56,14 @@ export const routes: RouteObject[] = [
                     path: 'contact-us',
                     ...screen(() => import('../features/contact-us/ContactUsPage')),
                   },
+                  {
+                    path: 'settings',
+                    ...screen(() => import('../features/settings/SettingsPage')),
+                  },
+                  {
+                    path: 'notification',
+                    ...screen(() => import('../features/notifications/NotificationsPage')),
+                  },
                   { path: '*', Component: NotFound },
                 ],
               },

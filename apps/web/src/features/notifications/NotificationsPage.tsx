@@ -1,0 +1,301 @@
+import { useState } from 'react';
+import {
+  Autocomplete,
+  Badge,
+  Button,
+  Group,
+  NumberInput,
+  Text,
+  TextInput,
+  Textarea,
+  ThemeIcon,
+  type ComboboxItem,
+  type OptionsFilter,
+} from '@mantine/core';
+import { IconBell, IconPlus } from '@tabler/icons-react';
+import { Controller } from 'react-hook-form';
+import { z } from 'zod';
+import { notificationCreateBody, type Notification } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FormDialog } from '../../components/FormDialog';
+import { ImageField } from '../../components/ImageField';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { Thumbnail } from '../../components/Thumbnail';
+import { confirmDelete } from '../../components/confirm';
+import { formatDateTime } from '../../lib/format';
+import { useCreateNotification, useDeleteNotification, useNotificationList } from './api';
+
+/** Types offered while typing; any other text of at most 50 characters is accepted too. */
+const NOTIFICATION_TYPES = ['GENERAL', 'OFFER', 'FESTIVAL', 'UPDATE'];
+
+const createForm = notificationCreateBody.extend({
+  masterAppId: z.string().min(1, { error: 'Choose a master app' }),
+  logo: z.instanceof(File).optional(),
+});
+
+/**
+ * While the field holds one of the suggestions (as it opens, with GENERAL), every suggestion is
+ * offered; otherwise those containing what was typed.
+ */
+const typeFilter: OptionsFilter = ({ options, search }) => {
+  const items = options as ComboboxItem[];
+  const typed = search.trim().toLowerCase();
+  if (!typed || items.some((o) => o.label.toLowerCase() === typed)) return items;
+  return items.filter((o) => o.label.toLowerCase().includes(typed));
+};
+
+/** A badge that keeps whole words in a narrow column and wraps a long free-text type. */
+const WRAPPING_BADGE = {
+  label: {
+    whiteSpace: 'normal',
+    overflow: 'visible',
+    textOverflow: 'clip',
+    overflowWrap: 'break-word',
+  },
+} as const;
+
+const recipient = (n: Notification) =>
+  n.accountId === null ? 'All users' : `User #${n.accountId}`;
+
+export default function NotificationsPage() {
+  const list = useNotificationList();
+  const create = useCreateNotification();
+  const remove = useDeleteNotification();
+  const [creating, setCreating] = useState(false);
+  const [progress, setProgress] = useState<number>();
+  const close = () => {
+    setCreating(false);
+    setProgress(undefined);
+  };
+  const { filters, setFilter } = list.params;
+
+  const columns: Column<Notification>[] = [
+    {
+      key: 'logo',
+      header: 'Logo',
+      width: 88,
+      render: (n) =>
+        n.logo ? (
+          <Thumbnail src={n.logo} alt={`Logo of notification #${n.id}`} />
+        ) : (
+          <ThemeIcon variant="light" color="gray" size={56} radius="sm" aria-label="No logo">
+            <IconBell size={24} stroke={1.5} />
+          </ThemeIcon>
+        ),
+    },
+    {
+      key: 'title',
+      header: 'Title',
+      render: (n) => (
+        <Text size="sm" fw={500} miw={120} style={{ overflowWrap: 'anywhere' }}>
+          {n.title}
+        </Text>
+      ),
+    },
+    {
+      key: 'desc',
+      header: 'Description',
+      render: (n) => (
+        <Text size="sm" lineClamp={2} title={n.desc} miw={160} maw={360}>
+          {n.desc}
+        </Text>
+      ),
+    },
+    {
+      key: 'type',
+      header: 'Type',
+      render: (n) => (
+        <Badge variant="light" h="auto" py={2} styles={WRAPPING_BADGE}>
+          {n.type}
+        </Badge>
+      ),
+    },
+    {
+      key: 'to',
+      header: 'To',
+      render: (n) => (
+        <Text
+          size="sm"
+          c={n.accountId === null ? 'dimmed' : undefined}
+          style={{ whiteSpace: 'nowrap' }}
+        >
+          {recipient(n)}
+        </Text>
+      ),
+    },
+    {
+      key: 'read',
+      header: 'Read',
+      render: (n) => (
+        <Badge variant="outline" color={n.read ? 'teal' : 'gray'} styles={WRAPPING_BADGE}>
+          {n.read ? 'Read' : 'Unread'}
+        </Badge>
+      ),
+    },
+    { key: 'app', header: 'Master app', render: (n) => n.masterApp.name },
+    { key: 'createdAt', header: 'Created', render: (n) => formatDateTime(n.createdAt) },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (n) => (
+        <RowActions
+          label={`Notification #${n.id}`}
+          actions={[
+            {
+              label: 'Delete',
+              danger: true,
+              onClick: () =>
+                confirmDelete({
+                  title: 'Delete this notification?',
+                  message: `“${n.title}” (${recipient(n).toLowerCase()} of ${n.masterApp.name}) will be deleted${n.logo ? ' with its logo' : ''}.`,
+                  onConfirm: () => remove.mutate(n.id),
+                }),
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Notifications"
+        description="Messages sent to every user of an app, or to one user."
+        actions={
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+            New notification
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search notifications"
+          placeholder="Search by title or description"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <MasterAppSelect
+          w={200}
+          value={filters.masterAppId}
+          onChange={(v) => setFilter('masterAppId', v)}
+        />
+      </Group>
+      <DataTable
+        label="Notifications"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(n) => n.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No notifications yet"
+      />
+
+      <FormDialog
+        opened={creating}
+        onClose={close}
+        title="New notification"
+        schema={createForm}
+        defaultValues={{
+          masterAppId: filters.masterAppId,
+          title: '',
+          desc: '',
+          type: 'GENERAL',
+          accountId: '',
+        }}
+        submitLabel="Create"
+        onSubmit={({ masterAppId, ...v }) =>
+          create.mutateAsync({ ...v, masterAppId: Number(masterAppId), onProgress: setProgress })
+        }
+      >
+        {(form) => (
+          <>
+            <Controller
+              control={form.control}
+              name="masterAppId"
+              render={({ field, fieldState }) => (
+                <MasterAppSelect
+                  value={field.value ?? ''}
+                  onChange={field.onChange}
+                  required
+                  clearable={false}
+                  placeholder="Choose the app"
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <TextInput
+              label="Title"
+              required
+              {...form.register('title')}
+              error={form.formState.errors.title?.message}
+            />
+            <Textarea
+              label="Description"
+              required
+              rows={4}
+              resize="vertical"
+              {...form.register('desc')}
+              error={form.formState.errors.desc?.message}
+            />
+            <Controller
+              control={form.control}
+              name="type"
+              render={({ field, fieldState }) => (
+                <Autocomplete
+                  label="Type"
+                  required
+                  description="Pick one or type your own"
+                  data={NOTIFICATION_TYPES}
+                  filter={typeFilter}
+                  value={typeof field.value === 'string' ? field.value : ''}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="accountId"
+              render={({ field, fieldState }) => (
+                <NumberInput
+                  label="User id"
+                  description="A user of the chosen app; leave empty to send it to all its users"
+                  placeholder="All users"
+                  allowDecimal={false}
+                  allowNegative={false}
+                  hideControls
+                  value={typeof field.value === 'number' ? field.value : ''}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="logo"
+              render={({ field, fieldState }) => (
+                <ImageField
+                  label="Logo"
+                  value={field.value ?? null}
+                  onChange={(file) => field.onChange(file ?? undefined)}
+                  error={fieldState.error?.message}
+                  progress={form.formState.isSubmitting && field.value ? progress : undefined}
+                  disabled={form.formState.isSubmitting}
+                />
+              )}
+            />
+          </>
+        )}
+      </FormDialog>
+    </>
+  );
+}

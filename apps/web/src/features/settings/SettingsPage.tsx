@@ -1,0 +1,267 @@
+import { useState } from 'react';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Controller, useFormContext } from 'react-hook-form';
+import { z } from 'zod';
+import { settingsCreateBody, type Settings } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FormDialog } from '../../components/FormDialog';
+import { ImageField } from '../../components/ImageField';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { Thumbnail } from '../../components/Thumbnail';
+import { formatDateTime } from '../../lib/format';
+import { useChangeLogo, useCreateSettings, useSettingsList, useUpdateSettings } from './api';
+
+const imageFile = z.instanceof(File, { error: 'Choose an image' });
+
+const createForm = settingsCreateBody.extend({
+  masterAppId: z.string().min(1, { error: 'Choose a master app' }),
+  logo: imageFile,
+});
+const logoForm = z.object({ logo: imageFile });
+
+const DOMAINS = [
+  { field: 'user_domain', label: 'User domain', placeholder: 'app.example.com' },
+  { field: 'admin_domain', label: 'Admin domain', placeholder: 'admin.example.com' },
+  { field: 'mobile_domain', label: 'Mobile domain', placeholder: 'https://m.example.com' },
+] as const;
+
+type Dialog = { kind: 'create' } | { kind: 'edit' | 'logo'; row: Settings } | null;
+
+export default function SettingsPage() {
+  const list = useSettingsList();
+  const create = useCreateSettings();
+  const update = useUpdateSettings();
+  const changeLogo = useChangeLogo();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [progress, setProgress] = useState<number>();
+  const close = () => {
+    setDialog(null);
+    setProgress(undefined);
+  };
+  const { filters, setFilter } = list.params;
+  const selected = dialog && dialog.kind !== 'create' ? dialog.row : undefined;
+
+  const columns: Column<Settings>[] = [
+    {
+      key: 'logo',
+      header: 'Logo',
+      width: 88,
+      render: (s) => <Thumbnail src={s.logo} alt={`Logo of ${s.masterApp.name}`} />,
+    },
+    {
+      key: 'title',
+      header: 'Title',
+      render: (s) => (
+        <Text size="sm" fw={500} miw={140} style={{ overflowWrap: 'anywhere' }}>
+          {s.title}
+        </Text>
+      ),
+    },
+    { key: 'app', header: 'Master app', render: (s) => s.masterApp.name },
+    {
+      key: 'domains',
+      header: 'Domains',
+      render: (s) => (
+        <Stack gap={2} miw={200}>
+          {DOMAINS.map(({ field, label }) => (
+            <Text key={field} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <Text span size="sm" c="dimmed">
+                {label.replace(' domain', '')}:{' '}
+              </Text>
+              {s[field] ?? (
+                <Text span size="sm" c="dimmed">
+                  —
+                </Text>
+              )}
+            </Text>
+          ))}
+        </Stack>
+      ),
+    },
+    { key: 'updatedAt', header: 'Updated', render: (s) => formatDateTime(s.updatedAt) },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (s) => (
+        <RowActions
+          label={`Settings of ${s.masterApp.name}`}
+          actions={[
+            { label: 'Edit', onClick: () => setDialog({ kind: 'edit', row: s }) },
+            { label: 'Change logo', onClick: () => setDialog({ kind: 'logo', row: s }) },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        description="Each app’s logo, title and the domains its sites and mobile app answer on."
+        actions={
+          <Button
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setDialog({ kind: 'create' })}
+          >
+            New settings
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search settings"
+          placeholder="Search by title"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <MasterAppSelect
+          w={200}
+          value={filters.masterAppId}
+          onChange={(v) => setFilter('masterAppId', v)}
+        />
+      </Group>
+      <DataTable
+        label="Settings"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(s) => s.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No settings yet"
+      />
+
+      <FormDialog
+        opened={dialog?.kind === 'create'}
+        onClose={close}
+        title="New settings"
+        schema={createForm}
+        defaultValues={{
+          masterAppId: filters.masterAppId,
+          title: '',
+          user_domain: '',
+          admin_domain: '',
+          mobile_domain: '',
+        }}
+        submitLabel="Create"
+        onSubmit={({ masterAppId, ...v }) =>
+          create.mutateAsync({ ...v, masterAppId: Number(masterAppId), onProgress: setProgress })
+        }
+      >
+        {(form) => (
+          <>
+            <Controller
+              control={form.control}
+              name="masterAppId"
+              render={({ field, fieldState }) => (
+                <MasterAppSelect
+                  value={field.value ?? ''}
+                  onChange={field.onChange}
+                  required
+                  clearable={false}
+                  placeholder="Choose the app"
+                  description="One settings row per app"
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="logo"
+              render={({ field, fieldState }) => (
+                <ImageField
+                  label="Logo"
+                  required
+                  value={field.value ?? null}
+                  onChange={(file) => field.onChange(file ?? undefined)}
+                  error={fieldState.error?.message}
+                  progress={form.formState.isSubmitting ? progress : undefined}
+                  disabled={form.formState.isSubmitting}
+                />
+              )}
+            />
+            <SettingsFields />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'edit'}
+        onClose={close}
+        title={`Edit settings of ${selected?.masterApp.name ?? ''}`}
+        schema={settingsCreateBody}
+        defaultValues={{
+          title: selected?.title ?? '',
+          user_domain: selected?.user_domain ?? '',
+          admin_domain: selected?.admin_domain ?? '',
+          mobile_domain: selected?.mobile_domain ?? '',
+        }}
+        submitLabel="Save"
+        onSubmit={(v) => update.mutateAsync({ row: selected!, ...v })}
+      >
+        {() => <SettingsFields />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'logo'}
+        onClose={close}
+        title={`Change logo of ${selected?.masterApp.name ?? ''}`}
+        schema={logoForm}
+        defaultValues={{}}
+        submitLabel="Upload"
+        onSubmit={(v) =>
+          changeLogo.mutateAsync({ id: selected!.id, logo: v.logo, onProgress: setProgress })
+        }
+      >
+        {(form) => (
+          <Controller
+            control={form.control}
+            name="logo"
+            render={({ field, fieldState }) => (
+              <ImageField
+                label="Logo"
+                required
+                current={selected?.logo}
+                value={field.value ?? null}
+                onChange={(file) => field.onChange(file ?? undefined)}
+                error={fieldState.error?.message}
+                progress={form.formState.isSubmitting ? progress : undefined}
+                disabled={form.formState.isSubmitting}
+              />
+            )}
+          />
+        )}
+      </FormDialog>
+    </>
+  );
+}
+
+/** Title and the three optional domains, checked with the server's rule before sending. */
+function SettingsFields() {
+  const form = useFormContext<Record<'title' | (typeof DOMAINS)[number]['field'], string>>();
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextInput label="Title" required {...form.register('title')} error={errors.title?.message} />
+      <Text size="sm" c="dimmed">
+        Domains are optional: a host name (app.example.com) or an http(s) URL.
+      </Text>
+      {DOMAINS.map(({ field, label, placeholder }) => (
+        <TextInput
+          key={field}
+          label={label}
+          placeholder={placeholder}
+          {...form.register(field)}
+          error={errors[field]?.message}
+        />
+      ))}
+    </>
+  );
+}
