@@ -11,7 +11,9 @@ export function useMasterAppOptions() {
   return useQuery({
     queryKey: ['master-apps', 'options'],
     queryFn: () => api.get(PATHS.masterAppOptions, options),
-    staleTime: 60_000,
+    // Shown at once from the cache, and asked again whenever a picker appears: an app created
+    // elsewhere (another tab, another staff member) is then there to choose.
+    staleTime: 0,
   });
 }
 

@@ -1,0 +1,153 @@
+/**
+ * Banners: create with a real uploaded image, see its thumbnail and the full image, change the
+ * link, image and status, refuse a file that is not an image, delete after confirming.
+ */
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, expectToast, signIn, test, unique } from './fixtures.ts';
+
+const png = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+async function createApp(page: Page, name: string) {
+  const token = await page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));
+  const res = await page.request.post('/api/v1/master-app', {
+    headers: { authorization: `Bearer ${token}` },
+    form: { name },
+  });
+  expect(res.status()).toBe(200);
+}
+
+function bannerTable(page: Page) {
+  return page.getByRole('table', { name: 'Banners' });
+}
+
+test('create a banner with an image, then change its link, image and status, and delete it', async ({
+  page,
+  sql,
+}) => {
+  const app = unique('Banner App');
+  const link = `https://example.com/${unique('offer').replace(' ', '-')}`;
+  await signIn(page);
+  await createApp(page, app);
+
+  await page
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('link', { name: 'Banners' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Banners', level: 2 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'New banner' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New banner' });
+  await dialog.getByRole('combobox', { name: 'Master app' }).click();
+  await page.getByRole('option', { name: app, exact: true }).click();
+  await dialog.locator('input[type=file]').setInputFiles({
+    name: 'sale.png',
+    mimeType: 'image/png',
+    buffer: await png(900, 300, '#3366cc'),
+  });
+  await expect(dialog.getByRole('img', { name: 'Preview of sale.png' })).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Link type' }).click();
+  await page.getByRole('option', { name: 'EXTERNAL' }).click();
+  await dialog.getByRole('textbox', { name: 'Link' }).fill(link);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expectToast(page, 'Banner Created Successfully');
+  await expect(dialog).toBeHidden();
+
+  // The new banner heads the list, with its thumbnail loaded from the server.
+  const row = bannerTable(page).locator('tbody tr').first();
+  await expect(row).toContainText(app);
+  await expect(row.getByRole('link', { name: link })).toBeVisible();
+  const { id, image } = await sql.one<{ id: number; image: string }>(
+    'select id, image from banners order by id desc limit 1',
+  );
+  const thumb = row.getByRole('img', { name: `Banner #${id}` });
+  await expect(thumb).toHaveAttribute('src', `/media/${image.replace(/\.webp$/, '.thumb.webp')}`);
+  await expect
+    .poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+
+  // Clicking the thumbnail shows the full image.
+  await row.getByRole('button', { name: `Show Banner #${id}` }).click();
+  const full = page
+    .getByRole('dialog', { name: `Banner #${id}` })
+    .getByRole('img', { name: `Banner #${id}` });
+  await expect.poll(() => full.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900);
+  await page.keyboard.press('Escape');
+
+  // Filters live in the URL and survive a reload.
+  await page.getByRole('combobox', { name: 'Link type' }).click();
+  await page.getByRole('option', { name: 'EXTERNAL' }).click();
+  await expect(page).toHaveURL(/linkType=EXTERNAL/);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Link type' })).toHaveValue('EXTERNAL');
+  await expect(bannerTable(page).getByRole('link', { name: link })).toBeVisible();
+
+  const actions = () => page.getByRole('button', { name: `Actions for Banner #${id}` });
+
+  // Link: an EXTERNAL link must be a web address.
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Edit link' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit link' });
+  await edit.getByRole('textbox', { name: 'Link' }).fill('not a web address');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit.getByText('An EXTERNAL link must be an http:// or https:// URL')).toBeVisible();
+  await edit.getByRole('textbox', { name: 'Link' }).fill(`${link}/v2`);
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expectToast(page, 'Banner Updated Successfully');
+  await expect(bannerTable(page).getByRole('link', { name: `${link}/v2` })).toBeVisible();
+
+  // Image: a file that is not an image is refused with the server's message; a PNG replaces it.
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Change image' }).click();
+  const change = page.getByRole('dialog', { name: 'Change image' });
+  await change.locator('input[type=file]').setInputFiles({
+    name: 'evil.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('<html><script>alert(1)</script></html>'),
+  });
+  await change.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expectToast(page, 'file: Only JPEG, PNG, WebP or GIF images are accepted');
+  await expect(change).toBeVisible();
+  await change.locator('input[type=file]').setInputFiles({
+    name: 'new.png',
+    mimeType: 'image/png',
+    buffer: await png(600, 200, '#cc3366'),
+  });
+  await change.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expectToast(page, 'Banner Updated Successfully');
+  const replaced = await sql.one<{ image: string }>('select image from banners where id = ?', [id]);
+  expect(replaced.image).not.toBe(image);
+  await expect(bannerTable(page).getByRole('img', { name: `Banner #${id}` })).toHaveAttribute(
+    'src',
+    `/media/${replaced.image.replace(/\.webp$/, '.thumb.webp')}`,
+  );
+  // The old file is gone from the server.
+  expect((await page.request.get(`/media/${image}`)).status()).toBe(404);
+
+  // Status.
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Change status' }).click();
+  const status = page.getByRole('dialog', { name: `Status of banner #${id}` });
+  await status.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'DEACTIVE' }).click();
+  await status.getByRole('button', { name: 'Save' }).click();
+  await expectToast(page, 'Status Updated Successfully');
+  await expect(bannerTable(page).locator('tbody tr').first()).toContainText('DEACTIVE');
+
+  // Delete asks first; Cancel keeps it.
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete this banner?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(actions()).toBeVisible();
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expectToast(page, 'Banner deleted successfully');
+  await expect(actions()).toHaveCount(0);
+  expect((await sql.all('select id from banners where id = ?', [id])).length).toBe(0);
+  expect((await page.request.get(`/media/${replaced.image}`)).status()).toBe(404);
+});
