@@ -4,14 +4,6 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server } from './server';
 
-// jsdom has no document.fonts, which Mantine's autosizing Textarea listens to.
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    configurable: true,
-    value: { addEventListener: () => {}, removeEventListener: () => {} },
-  });
-}
-
 const faq = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
   question: `Question ${id}?`,

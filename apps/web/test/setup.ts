@@ -24,6 +24,13 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 Element.prototype.scrollIntoView = () => {};
+// Mantine's autosizing Textarea listens to font loading.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: { addEventListener: () => {}, removeEventListener: () => {} },
+  });
+}
 window.HTMLElement.prototype.scrollTo = () => {};
 window.scrollTo = () => {};
 
