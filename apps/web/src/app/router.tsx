@@ -43,6 +43,16 @@ export const routes: RouteObject[] = [
                   },
                   { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
                   { path: 'banner', ...screen(() => import('../features/banners/BannersPage')) },
+                  { path: 'blogs', ...screen(() => import('../features/blogs/BlogsPage')) },
+                  {
+                    path: 'blogs/detail/:id',
+                    ...screen(() => import('../features/blogs/BlogDetailPage')),
+                  },
+                  { path: 'pages', ...screen(() => import('../features/pages/PagesPage')) },
+                  {
+                    path: 'pages/detail/:id',
+                    ...screen(() => import('../features/pages/PageDetailPage')),
+                  },
                   { path: 'faqs', ...screen(() => import('../features/faqs/FaqsPage')) },
                   {
                     path: 'category',

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, Stack, type ModalProps } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   FormProvider,
@@ -26,6 +26,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   defaultValues: DefaultValues<z.input<S>>;
   onSubmit: (values: z.output<S>) => Promise<unknown>;
   submitLabel: string;
+  /** The dialog's width (Mantine Modal size); "md" when not given. */
+  size?: ModalProps['size'];
   children: (form: UseFormReturn<z.input<S>, unknown, z.output<S>>) => ReactNode;
 }) {
   const form = useForm<z.input<S>, unknown, z.output<S>>({
@@ -60,6 +62,7 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
       opened={opened}
       onClose={() => !pending && props.onClose()}
       title={props.title}
+      size={props.size}
       centered
       closeOnClickOutside={!pending}
     >

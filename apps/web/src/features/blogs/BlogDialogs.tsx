@@ -1,0 +1,277 @@
+import '@mantine/dates/styles.css';
+import { useState } from 'react';
+import { Loader, Switch, TextInput, Textarea } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { Controller, useFormContext } from 'react-hook-form';
+import { z } from 'zod';
+import { blogCreateBody, blogUpdateBody, type Blog } from '@master-admin/contract';
+import { FormDialog } from '../../components/FormDialog';
+import { ImageField } from '../../components/ImageField';
+import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
+import { StatusDialog } from '../../components/StatusDialog';
+import { confirmDelete } from '../../components/confirm';
+import type { RowAction } from '../../components/RowActions';
+import {
+  useChangeBlogImage,
+  useChangeBlogPopular,
+  useChangeBlogStatus,
+  useCreateBlog,
+  useDeleteBlog,
+  useUpdateBlog,
+} from './api';
+
+const imageFile = z.instanceof(File, { error: 'Choose an image' });
+
+/** The create form: the contract's body with the optional image file. */
+const createForm = blogCreateBody.extend({ image: imageFile.optional() });
+const imageForm = z.object({ file: imageFile });
+
+export type BlogDialog = { kind: 'edit' | 'image' | 'status'; blog: Blog } | null;
+
+/** A blog's title, author, short description, text and date (create and edit). */
+function BlogFields() {
+  const form = useFormContext<{
+    title?: string;
+    author?: string;
+    shortDesc?: string;
+    desc?: string;
+    date?: unknown;
+  }>();
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextInput label="Title" required {...form.register('title')} error={errors.title?.message} />
+      <TextInput
+        label="Author"
+        required
+        {...form.register('author')}
+        error={errors.author?.message}
+      />
+      <Textarea
+        label="Short description"
+        description="Shown in lists; at most 500 characters."
+        required
+        rows={3}
+        resize="vertical"
+        {...form.register('shortDesc')}
+        error={errors.shortDesc?.message}
+      />
+      <Controller
+        control={form.control}
+        name="desc"
+        render={({ field, fieldState }) => (
+          <RichTextField
+            label="Description"
+            required
+            value={field.value ?? ''}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="date"
+        render={({ field, fieldState }) => (
+          <DatePickerInput
+            label="Date"
+            description="Leave empty for no date."
+            placeholder="Pick a date"
+            clearable
+            clearButtonProps={{ 'aria-label': 'Clear the date' }}
+            valueFormat="D MMM YYYY"
+            maw={280}
+            value={typeof field.value === 'string' && field.value ? field.value : null}
+            onChange={(v) => field.onChange(v ?? '')}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+            popoverProps={{ withinPortal: true }}
+          />
+        )}
+      />
+    </>
+  );
+}
+
+/** "New blog": every field, and an optional image uploaded with the blog. */
+export function CreateBlogDialog(props: { opened: boolean; onClose: () => void }) {
+  const create = useCreateBlog();
+  const [progress, setProgress] = useState<number>();
+  const close = () => {
+    setProgress(undefined);
+    props.onClose();
+  };
+  return (
+    <FormDialog
+      opened={props.opened}
+      onClose={close}
+      title="New blog"
+      size="xl"
+      schema={createForm}
+      defaultValues={{ title: '', author: '', shortDesc: '', desc: '', date: '' }}
+      submitLabel="Create"
+      onSubmit={(v) =>
+        create.mutateAsync({
+          title: v.title,
+          author: v.author,
+          shortDesc: v.shortDesc,
+          desc: v.desc,
+          date: v.date,
+          image: v.image,
+          onProgress: setProgress,
+        })
+      }
+    >
+      {(form) => (
+        <>
+          <BlogFields />
+          <Controller
+            control={form.control}
+            name="image"
+            render={({ field, fieldState }) => (
+              <ImageField
+                label="Image"
+                value={field.value ?? null}
+                onChange={(file) => field.onChange(file ?? undefined)}
+                error={fieldState.error?.message}
+                progress={form.formState.isSubmitting && field.value ? progress : undefined}
+                disabled={form.formState.isSubmitting}
+              />
+            )}
+          />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The dialogs a blog opens from its row or its detail screen: edit, image and status. */
+export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) {
+  const update = useUpdateBlog();
+  const changeImage = useChangeBlogImage();
+  const changeStatus = useChangeBlogStatus();
+  const [progress, setProgress] = useState<number>();
+  const { dialog } = props;
+  const blog = dialog?.blog;
+  const close = () => {
+    setProgress(undefined);
+    props.onClose();
+  };
+
+  return (
+    <>
+      <FormDialog
+        opened={dialog?.kind === 'edit'}
+        onClose={close}
+        title="Edit blog"
+        size="xl"
+        schema={blogUpdateBody}
+        defaultValues={{
+          title: blog?.title ?? '',
+          author: blog?.author ?? '',
+          shortDesc: blog?.shortDesc ?? '',
+          desc: blog?.desc ?? '',
+          date: blog?.date ?? '',
+        }}
+        submitLabel="Save"
+        onSubmit={(v) =>
+          update.mutateAsync({
+            id: blog!.id,
+            title: v.title!,
+            author: v.author!,
+            shortDesc: v.shortDesc!,
+            desc: v.desc!,
+            date: v.date ?? null,
+          })
+        }
+      >
+        {() => <BlogFields />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'image'}
+        onClose={close}
+        title={blog?.image ? 'Change image' : 'Add image'}
+        schema={imageForm}
+        defaultValues={{}}
+        submitLabel="Upload"
+        onSubmit={(v) =>
+          changeImage.mutateAsync({ id: blog!.id, file: v.file, onProgress: setProgress })
+        }
+      >
+        {(form) => (
+          <Controller
+            control={form.control}
+            name="file"
+            render={({ field, fieldState }) => (
+              <ImageField
+                label="Image"
+                required
+                current={blog?.image}
+                value={field.value ?? null}
+                onChange={(file) => field.onChange(file ?? undefined)}
+                error={fieldState.error?.message}
+                progress={form.formState.isSubmitting ? progress : undefined}
+                disabled={form.formState.isSubmitting}
+              />
+            )}
+          />
+        )}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={close}
+        subject={`“${blog?.title ?? ''}”`}
+        current={blog?.status}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: blog!.id, status })}
+      />
+    </>
+  );
+}
+
+/** Marks a blog popular or not at once (PUT blogs/popular/{id}); shows the change while it is sent. */
+export function PopularSwitch(props: { blog: Blog; withLabel?: boolean }) {
+  const popular = useChangeBlogPopular();
+  const { blog } = props;
+  const pending = popular.isPending && popular.variables?.id === blog.id;
+  const checked = pending ? popular.variables.popular : blog.popular;
+  return (
+    <Switch
+      label={props.withLabel ? 'Popular' : undefined}
+      aria-label={props.withLabel ? undefined : `Popular: ${blog.title}`}
+      checked={checked}
+      disabled={pending}
+      thumbIcon={pending ? <Loader size={10} /> : undefined}
+      onChange={(e) => popular.mutate({ id: blog.id, popular: e.currentTarget.checked })}
+    />
+  );
+}
+
+/** A blog's actions (row menu and detail screen), in the same order everywhere. */
+export function useBlogActions(options: {
+  open: (dialog: BlogDialog) => void;
+  /** After a delete succeeds (the detail screen goes back to the list). */
+  onDeleted?: () => void;
+}) {
+  const remove = useDeleteBlog({ onSuccess: options.onDeleted });
+  return (blog: Blog): RowAction[] => [
+    { label: 'Edit', onClick: () => options.open({ kind: 'edit', blog }) },
+    {
+      label: blog.image ? 'Change image' : 'Add image',
+      onClick: () => options.open({ kind: 'image', blog }),
+    },
+    { label: 'Change status', onClick: () => options.open({ kind: 'status', blog }) },
+    {
+      label: 'Delete',
+      danger: true,
+      onClick: () =>
+        confirmDelete({
+          title: 'Delete this blog?',
+          message: `“${blog.title}”${blog.image ? ' and its image' : ''} will be deleted.`,
+          onConfirm: () => remove.mutate(blog.id),
+        }),
+    },
+  ];
+}

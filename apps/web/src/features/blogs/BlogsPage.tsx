@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { STATUSES, type Blog } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { StatusBadge } from '../../components/StatusBadge';
+import { Thumbnail } from '../../components/Thumbnail';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { useBlogList } from './api';
+import {
+  BlogDialogs,
+  CreateBlogDialog,
+  PopularSwitch,
+  useBlogActions,
+  type BlogDialog,
+} from './BlogDialogs';
+
+export default function BlogsPage() {
+  const list = useBlogList();
+  const [creating, setCreating] = useState(false);
+  const [dialog, setDialog] = useState<BlogDialog>(null);
+  const actions = useBlogActions({ open: setDialog });
+  const { filters, setFilter } = list.params;
+
+  const columns: Column<Blog>[] = [
+    {
+      key: 'image',
+      header: 'Image',
+      width: 88,
+      render: (b) =>
+        b.image ? (
+          <Thumbnail src={b.image} alt={`Image of ${b.title}`} />
+        ) : (
+          <Text size="xs" c="dimmed">
+            No image
+          </Text>
+        ),
+    },
+    {
+      key: 'title',
+      header: 'Title',
+      render: (b) => (
+        <Stack gap={2} miw={200} maw={360}>
+          <Anchor component={Link} to={`/blogs/detail/${b.id}`} fw={500} size="sm">
+            {b.title}
+          </Anchor>
+          <Text size="xs" c="dimmed" lineClamp={2}>
+            {b.shortDesc}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'author', header: 'Author', render: (b) => b.author },
+    {
+      key: 'date',
+      header: 'Date',
+      render: (b) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(b.date)}
+        </Text>
+      ),
+    },
+    { key: 'popular', header: 'Popular', render: (b) => <PopularSwitch blog={b} /> },
+    {
+      key: 'status',
+      header: 'Status',
+      width: 110,
+      render: (b) => <StatusBadge status={b.status} />,
+    },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      render: (b) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(b.createdAt)}
+        </Text>
+      ),
+    },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (b) => <RowActions label={b.title} actions={actions(b)} />,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Blogs"
+        description="Articles the apps show, with their image and formatted text."
+        actions={
+          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+            New blog
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search blogs"
+          placeholder="Title, author or short description"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <FilterSelect
+          label="Status"
+          data={STATUSES}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+      </Group>
+      <DataTable
+        label="Blogs"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(b) => b.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No blogs yet"
+      />
+
+      <CreateBlogDialog opened={creating} onClose={() => setCreating(false)} />
+      <BlogDialogs dialog={dialog} onClose={() => setDialog(null)} />
+    </>
+  );
+}

@@ -1,0 +1,112 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  PATHS,
+  blog,
+  blogList,
+  blogMutation,
+  deleteResponse,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+/** Every blog query starts with this key, so one invalidation refreshes lists and details. */
+export const blogKeys = {
+  all: ['blogs'] as const,
+  detail: (id: number) => [...blogKeys.all, 'detail', id] as const,
+};
+export const BLOG_FILTERS = ['status'] as const;
+
+export function useBlogList() {
+  return useList({
+    queryKey: blogKeys.all,
+    path: PATHS.blogList,
+    schema: blogList,
+    filters: BLOG_FILTERS,
+  });
+}
+
+/** One blog, whole (the detail screen); `id` undefined when the address names no blog. */
+export function useBlog(id: number | undefined) {
+  return useQuery({
+    queryKey: blogKeys.detail(id ?? 0),
+    queryFn: () => api.get(PATHS.blog(id!), blog),
+    enabled: id !== undefined,
+  });
+}
+
+type Progress = { onProgress?: (percent: number) => void };
+
+export type BlogCreateValues = {
+  title: string;
+  author: string;
+  shortDesc: string;
+  desc: string;
+  /** YYYY-MM-DD, or undefined for none. */
+  date?: string;
+  image?: File;
+};
+
+/**
+ * Creates a blog (multipart, with the optional image). The spec (§4) has the list not take the
+ * new row locally: it is read again from the server.
+ */
+export function useCreateBlog() {
+  return useApiMutation({
+    mutationFn: ({ image, onProgress, ...fields }: BlogCreateValues & Progress) =>
+      api.upload('POST', PATHS.blogCreate, blogMutation, { ...fields, image }, onProgress),
+    invalidates: [blogKeys.all],
+  });
+}
+
+export type BlogUpdateValues = {
+  id: number;
+  title: string;
+  author: string;
+  shortDesc: string;
+  desc: string;
+  /** YYYY-MM-DD, or null to clear the date. */
+  date: string | null;
+};
+
+export function useUpdateBlog() {
+  return useApiMutation({
+    // An empty date is sent as '' (form bodies carry no null): the server clears the date.
+    mutationFn: ({ id, date, ...fields }: BlogUpdateValues) =>
+      api.patch(PATHS.blog(id), blogMutation, { ...fields, date: date ?? '' }),
+    invalidates: [blogKeys.all],
+  });
+}
+
+export function useChangeBlogImage() {
+  return useApiMutation({
+    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
+      api.upload('PUT', PATHS.blogImage(id), blogMutation, { image: file }, onProgress),
+    invalidates: [blogKeys.all],
+  });
+}
+
+export function useChangeBlogStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.blogStatus(id), blogMutation, { status }),
+    invalidates: [blogKeys.all],
+  });
+}
+
+export function useChangeBlogPopular() {
+  return useApiMutation({
+    mutationFn: ({ id, popular }: { id: number; popular: boolean }) =>
+      api.put(PATHS.blogPopular(id), blogMutation, { popular }),
+    invalidates: [blogKeys.all],
+  });
+}
+
+export function useDeleteBlog(options: { onSuccess?: () => void } = {}) {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.blogRemove(id), deleteResponse),
+    invalidates: [blogKeys.all],
+    onSuccess: options.onSuccess,
+  });
+}

@@ -1,0 +1,53 @@
+import { TextInput } from '@mantine/core';
+import { Controller } from 'react-hook-form';
+import { pageUpdateBody, type Page } from '@master-admin/contract';
+import { FormDialog } from '../../components/FormDialog';
+import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
+import { useUpdatePage } from './api';
+
+/** Edits a page's title and formatted text (from the list or the detail screen). */
+export function PageEditDialog(props: {
+  page: Page | undefined;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const update = useUpdatePage();
+  const { page } = props;
+  return (
+    <FormDialog
+      opened={props.opened}
+      onClose={props.onClose}
+      title={page ? `Edit ${page.title}` : 'Edit page'}
+      size="xl"
+      schema={pageUpdateBody}
+      defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
+      submitLabel="Save"
+      onSubmit={(v) => update.mutateAsync({ id: page!.id, title: v.title!, desc: v.desc ?? '' })}
+    >
+      {(form) => (
+        <>
+          <TextInput
+            label="Title"
+            required
+            {...form.register('title')}
+            error={form.formState.errors.title?.message}
+          />
+          <Controller
+            control={form.control}
+            name="desc"
+            render={({ field, fieldState }) => (
+              <RichTextField
+                label="Text"
+                description={`What the app shows on this page${page ? ` of ${page.masterApp.name}` : ''}.`}
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        </>
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { Anchor, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { Page } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { formatDateTime } from '../../lib/format';
+import { usePageList } from './api';
+import { PageEditDialog } from './PageEditDialog';
+
+/**
+ * Plain text of stored rich text, for a one-line preview in the list: blocks and line breaks become
+ * spaces. (DOMParser's document is inert: nothing in it loads or runs.)
+ */
+function preview(html: string): string {
+  const spaced = html.replace(/<\/(p|h[1-6]|li|blockquote|pre)>|<br\s*\/?>/gi, '$& ');
+  const doc = new DOMParser().parseFromString(spaced, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+export default function PagesPage() {
+  const list = usePageList();
+  const [editing, setEditing] = useState<Page>();
+  const [opened, setOpened] = useState(false);
+  const { filters, setFilter } = list.params;
+
+  const columns: Column<Page>[] = [
+    {
+      key: 'title',
+      header: 'Title',
+      render: (p) => {
+        const text = preview(p.desc);
+        return (
+          <div>
+            <Anchor component={Link} to={`/pages/detail/${p.id}`} fw={500} size="sm">
+              {p.title}
+            </Anchor>
+            <Text size="xs" c="dimmed" lineClamp={1} maw={480}>
+              {text || 'Empty page'}
+            </Text>
+          </div>
+        );
+      },
+    },
+    { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
+    { key: 'updatedAt', header: 'Updated', render: (p) => formatDateTime(p.updatedAt) },
+    {
+      key: 'actions',
+      header: '',
+      width: 60,
+      align: 'right',
+      render: (p) => (
+        <RowActions
+          label={`${p.title} of ${p.masterApp.name}`}
+          actions={[
+            {
+              label: 'Edit',
+              onClick: () => {
+                setEditing(p);
+                setOpened(true);
+              },
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Pages"
+        description="Each app's pages (About Us, Privacy Policy, Terms and Conditions), created with the app."
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search pages"
+          placeholder="Search by title"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <MasterAppSelect
+          w={220}
+          value={filters.masterAppId}
+          onChange={(v) => setFilter('masterAppId', v)}
+        />
+      </Group>
+      <DataTable
+        label="Pages"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(p) => p.id}
+        params={list.params}
+        query={list.query}
+        emptyText="No pages yet: they are created with each master app"
+      />
+
+      <PageEditDialog page={editing} opened={opened} onClose={() => setOpened(false)} />
+    </>
+  );
+}
