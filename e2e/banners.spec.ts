@@ -4,7 +4,7 @@
  */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, expectToast, signIn, test, unique } from './fixtures.ts';
+import { expect, expectToast, loadedWidth, signIn, test, unique } from './fixtures.ts';
 
 const png = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } })
@@ -65,16 +65,14 @@ test('create a banner with an image, then change its link, image and status, and
   );
   const thumb = row.getByRole('img', { name: `Banner #${id}` });
   await expect(thumb).toHaveAttribute('src', `/media/${image.replace(/\.webp$/, '.thumb.webp')}`);
-  await expect
-    .poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth))
-    .toBeGreaterThan(0);
+  await expect.poll(() => loadedWidth(thumb)).toBeGreaterThan(0);
 
   // Clicking the thumbnail shows the full image.
   await row.getByRole('button', { name: `Show Banner #${id}` }).click();
   const full = page
     .getByRole('dialog', { name: `Banner #${id}` })
     .getByRole('img', { name: `Banner #${id}` });
-  await expect.poll(() => full.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900);
+  await expect.poll(() => loadedWidth(full)).toBe(900);
   await page.keyboard.press('Escape');
 
   // Filters live in the URL and survive a reload.

@@ -6,12 +6,11 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, expect, expectToast, signIn, test, unique } from './fixtures.ts';
+import { ADMIN, expect, expectToast, loadedWidth, signIn, test, unique } from './fixtures.ts';
 
 /** What a successful injection would have set (the e2e project has no DOM types). */
 const xssMark = () => (globalThis as { __xss?: unknown }).__xss;
 /** An image element's natural width (0 until it has loaded). */
-const naturalWidth = (img: unknown) => (img as { naturalWidth: number }).naturalWidth;
 
 const XSS =
   '<p>Safe words</p>' +
@@ -112,7 +111,7 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await expect(created).toHaveCount(1);
   const thumb = created.getByRole('img', { name: `Image of ${title}` });
   await expect(thumb).toHaveAttribute('src', /\.thumb\.webp$/);
-  await expect.poll(() => thumb.evaluate(naturalWidth)).toBeGreaterThan(0);
+  await expect.poll(() => loadedWidth(thumb)).toBeGreaterThan(0);
   await expect(created).toContainText('Asha Rao');
   await expect(created).toContainText('ACTIVE');
 
@@ -130,7 +129,7 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible();
   const image = page.getByRole('img', { name: `Image of ${title}` });
   await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate(naturalWidth)).toBe(400);
+  await expect.poll(() => loadedWidth(image)).toBe(400);
   const body = page.getByRole('region', { name: 'Blog text' });
   await expect(body.locator('strong')).toHaveText('lights');
   await expect(body.getByRole('listitem')).toHaveText(['Clay lamps', 'Sweets']);

@@ -3,7 +3,7 @@
  * directly (SQLite file or PostgreSQL), and a few helpers do what a user does on every visit.
  */
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { ADMIN, ENV } from './settings.ts';
@@ -120,6 +120,18 @@ export async function signOut(page: Page) {
     .getByRole('button', { name: 'Logout' })
     .click();
   await expect(page).toHaveURL(/\/auth\/sign-in$/);
+}
+
+/**
+ * The width in pixels of the picture an <img> has loaded, 0 until it has: poll it to know that an
+ * image really came from the server.
+ */
+export function loadedWidth(img: Locator): Promise<number> {
+  return img.evaluate((el) => {
+    // The e2e project has no DOM types: an <img> read by the two fields used.
+    const image = el as unknown as { complete: boolean; naturalWidth: number };
+    return image.complete ? image.naturalWidth : 0;
+  });
 }
 
 /** The error shown on the sign-in form (not a toast). */

@@ -6,7 +6,17 @@
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, expect, expectToast, now, signIn, test, unique, type Sql } from './fixtures.ts';
+import {
+  ADMIN,
+  expect,
+  expectToast,
+  loadedWidth,
+  now,
+  signIn,
+  test,
+  unique,
+  type Sql,
+} from './fixtures.ts';
 
 const TAKEN = 'This master app already has its settings';
 
@@ -36,15 +46,7 @@ async function createApp(request: APIRequestContext, name: string) {
 /** Waits until the image has loaded from the server and has pixels. */
 async function expectLoaded(img: Locator) {
   await expect(img).toBeVisible();
-  await expect
-    .poll(() =>
-      img.evaluate((el) => {
-        // The e2e project has no DOM types: an <img> read by the two fields used.
-        const image = el as unknown as { complete: boolean; naturalWidth: number };
-        return image.complete ? image.naturalWidth : 0;
-      }),
-    )
-    .toBeGreaterThan(0);
+  await expect.poll(() => loadedWidth(img)).toBeGreaterThan(0);
 }
 
 async function chooseApp(page: Page, dialog: Locator, name: string) {
