@@ -12,8 +12,8 @@ import {
 } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
+import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageField } from '../../components/ImageField';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
@@ -189,37 +189,10 @@ export default function BannersPage() {
           })
         }
       >
-        {(form) => (
+        {() => (
           <>
-            <Controller
-              control={form.control}
-              name="masterAppId"
-              render={({ field, fieldState }) => (
-                <MasterAppSelect
-                  value={field.value ?? ''}
-                  onChange={field.onChange}
-                  required
-                  clearable={false}
-                  placeholder="Choose the app"
-                  error={fieldState.error?.message}
-                />
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="file"
-              render={({ field, fieldState }) => (
-                <ImageField
-                  label="Image"
-                  required
-                  value={field.value ?? null}
-                  onChange={(file) => field.onChange(file ?? undefined)}
-                  error={fieldState.error?.message}
-                  progress={form.formState.isSubmitting ? progress : undefined}
-                  disabled={form.formState.isSubmitting}
-                />
-              )}
-            />
+            <MasterAppFormField />
+            <ImageFormField name="file" label="Image" required progress={progress} />
             <LinkFields />
           </>
         )}
@@ -248,22 +221,13 @@ export default function BannersPage() {
           changeImage.mutateAsync({ id: selected!.id, file: v.file, onProgress: setProgress })
         }
       >
-        {(form) => (
-          <Controller
-            control={form.control}
+        {() => (
+          <ImageFormField
             name="file"
-            render={({ field, fieldState }) => (
-              <ImageField
-                label="Image"
-                required
-                current={selected?.image}
-                value={field.value ?? null}
-                onChange={(file) => field.onChange(file ?? undefined)}
-                error={fieldState.error?.message}
-                progress={form.formState.isSubmitting ? progress : undefined}
-                disabled={form.formState.isSubmitting}
-              />
-            )}
+            label="Image"
+            required
+            current={selected?.image}
+            progress={progress}
           />
         )}
       </FormDialog>

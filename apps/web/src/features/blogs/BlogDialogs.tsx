@@ -5,8 +5,8 @@ import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { blogCreateBody, blogUpdateBody, type Blog } from '@master-admin/contract';
+import { ImageFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageField } from '../../components/ImageField';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
@@ -123,23 +123,10 @@ export function CreateBlogDialog(props: { opened: boolean; onClose: () => void }
         })
       }
     >
-      {(form) => (
+      {() => (
         <>
           <BlogFields />
-          <Controller
-            control={form.control}
-            name="image"
-            render={({ field, fieldState }) => (
-              <ImageField
-                label="Image"
-                value={field.value ?? null}
-                onChange={(file) => field.onChange(file ?? undefined)}
-                error={fieldState.error?.message}
-                progress={form.formState.isSubmitting && field.value ? progress : undefined}
-                disabled={form.formState.isSubmitting}
-              />
-            )}
-          />
+          <ImageFormField name="image" label="Image" progress={progress} />
         </>
       )}
     </FormDialog>
@@ -200,22 +187,13 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
           changeImage.mutateAsync({ id: blog!.id, file: v.file, onProgress: setProgress })
         }
       >
-        {(form) => (
-          <Controller
-            control={form.control}
+        {() => (
+          <ImageFormField
             name="file"
-            render={({ field, fieldState }) => (
-              <ImageField
-                label="Image"
-                required
-                current={blog?.image}
-                value={field.value ?? null}
-                onChange={(file) => field.onChange(file ?? undefined)}
-                error={fieldState.error?.message}
-                progress={form.formState.isSubmitting ? progress : undefined}
-                disabled={form.formState.isSubmitting}
-              />
-            )}
+            label="Image"
+            required
+            current={blog?.image}
+            progress={progress}
           />
         )}
       </FormDialog>

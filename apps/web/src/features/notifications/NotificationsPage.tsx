@@ -17,8 +17,8 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { notificationCreateBody, type Notification } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageField } from '../../components/ImageField';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
@@ -216,20 +216,7 @@ export default function NotificationsPage() {
       >
         {(form) => (
           <>
-            <Controller
-              control={form.control}
-              name="masterAppId"
-              render={({ field, fieldState }) => (
-                <MasterAppSelect
-                  value={field.value ?? ''}
-                  onChange={field.onChange}
-                  required
-                  clearable={false}
-                  placeholder="Choose the app"
-                  error={fieldState.error?.message}
-                />
-              )}
-            />
+            <MasterAppFormField />
             <TextInput
               label="Title"
               required
@@ -279,20 +266,7 @@ export default function NotificationsPage() {
                 />
               )}
             />
-            <Controller
-              control={form.control}
-              name="logo"
-              render={({ field, fieldState }) => (
-                <ImageField
-                  label="Logo"
-                  value={field.value ?? null}
-                  onChange={(file) => field.onChange(file ?? undefined)}
-                  error={fieldState.error?.message}
-                  progress={form.formState.isSubmitting && field.value ? progress : undefined}
-                  disabled={form.formState.isSubmitting}
-                />
-              )}
-            />
+            <ImageFormField name="logo" label="Logo" progress={progress} />
           </>
         )}
       </FormDialog>

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { settingsCreateBody, type Settings } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageField } from '../../components/ImageField';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
@@ -155,38 +155,10 @@ export default function SettingsPage() {
           create.mutateAsync({ ...v, masterAppId: Number(masterAppId), onProgress: setProgress })
         }
       >
-        {(form) => (
+        {() => (
           <>
-            <Controller
-              control={form.control}
-              name="masterAppId"
-              render={({ field, fieldState }) => (
-                <MasterAppSelect
-                  value={field.value ?? ''}
-                  onChange={field.onChange}
-                  required
-                  clearable={false}
-                  placeholder="Choose the app"
-                  description="One settings row per app"
-                  error={fieldState.error?.message}
-                />
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="logo"
-              render={({ field, fieldState }) => (
-                <ImageField
-                  label="Logo"
-                  required
-                  value={field.value ?? null}
-                  onChange={(file) => field.onChange(file ?? undefined)}
-                  error={fieldState.error?.message}
-                  progress={form.formState.isSubmitting ? progress : undefined}
-                  disabled={form.formState.isSubmitting}
-                />
-              )}
-            />
+            <MasterAppFormField description="One settings row per app" />
+            <ImageFormField name="logo" label="Logo" required progress={progress} />
             <SettingsFields />
           </>
         )}
@@ -220,22 +192,13 @@ export default function SettingsPage() {
           changeLogo.mutateAsync({ id: selected!.id, logo: v.logo, onProgress: setProgress })
         }
       >
-        {(form) => (
-          <Controller
-            control={form.control}
+        {() => (
+          <ImageFormField
             name="logo"
-            render={({ field, fieldState }) => (
-              <ImageField
-                label="Logo"
-                required
-                current={selected?.logo}
-                value={field.value ?? null}
-                onChange={(file) => field.onChange(file ?? undefined)}
-                error={fieldState.error?.message}
-                progress={form.formState.isSubmitting ? progress : undefined}
-                disabled={form.formState.isSubmitting}
-              />
-            )}
+            label="Logo"
+            required
+            current={selected?.logo}
+            progress={progress}
           />
         )}
       </FormDialog>
