@@ -16,7 +16,7 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
-import { registerUploads } from './media/uploads.ts';
+import { documentUploads, registerUploads } from './media/uploads.ts';
 import healthRoutes from './features/health/routes.ts';
 import authRoutes from './features/auth/routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
@@ -124,7 +124,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const { schema, url } = jsonSchemaTransform(input);
+      return { schema: documentUploads(schema, input.route.config?.uploads), url };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 

@@ -176,6 +176,16 @@ describe('API documentation', () => {
     expect(doc.paths['/api/v1/auth/admin/login']?.post).toBeDefined();
   });
 
+  it('documents the file fields of upload calls as multipart/form-data', async () => {
+    const doc = (await s.app.inject({ url: '/api/docs/json' })).json();
+    const create = doc.paths['/api/v1/banner/{masterAppId}'].post.requestBody.content;
+    const multipart = create['multipart/form-data'].schema.properties;
+    expect(multipart.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(multipart.linkType).toBeDefined();
+    const replace = doc.paths['/api/v1/banner/update/{id}'].put.requestBody.content;
+    expect(Object.keys(replace['multipart/form-data'].schema.properties)).toEqual(['file']);
+  });
+
   it('/api/docs serves the documentation UI', async () => {
     const res = await s.app.inject({ url: '/api/docs' });
     expect(res.statusCode).toBe(200);

@@ -150,3 +150,32 @@ export function upload(request: FastifyRequest, field: string, required = false)
   if (!found && required) throw invalidField(field, 'Required: attach a file');
   return found;
 }
+
+type JsonSchemaObject = {
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+};
+
+/**
+ * The route's OpenAPI schema with its file fields in the body, as multipart/form-data: the body
+ * schema validates only the other fields (files never reach it), so the document adds them.
+ */
+export function documentUploads<T extends { consumes?: readonly string[]; body?: unknown }>(
+  schema: T,
+  uploads: Record<string, UploadKind> | undefined,
+): T {
+  if (!uploads) return schema;
+  const body = (schema.body ?? { type: 'object', properties: {} }) as JsonSchemaObject;
+  const files = Object.fromEntries(
+    Object.entries(uploads).map(([field, kind]) => [
+      field,
+      { type: 'string', format: 'binary', description: ACCEPTED[kind] },
+    ]),
+  );
+  return {
+    ...schema,
+    consumes: schema.consumes ?? ['multipart/form-data'],
+    body: { ...body, type: 'object', properties: { ...body.properties, ...files } },
+  };
+}

@@ -64,7 +64,6 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['banners'],
         summary: 'Creates a banner for a master app from the multipart image `file`',
-        consumes: ['multipart/form-data'],
         params: masterAppIdParams,
         body: bannerCreateBody,
         response: answers(bannerMutation),
@@ -178,7 +177,6 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['banners'],
         summary: 'Replaces a banner’s image with the multipart image `file`',
-        consumes: ['multipart/form-data'],
         params: idParams,
         response: answers(bannerMutation),
       },

@@ -193,7 +193,6 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['blogs'],
         summary: 'Sets or replaces a blog’s image with the multipart image `image`',
-        consumes: ['multipart/form-data'],
         params: idParams,
         response: answers(blogMutation),
       },

@@ -88,7 +88,6 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Creates the settings of a master app (one per app) with the multipart image `logo`; ' +
           'a domain is a host name or an http(s) URL',
-        consumes: ['multipart/form-data'],
         params: masterAppIdParams,
         body: settingsCreateBody,
         response: answers(settingsMutation),
@@ -171,7 +170,6 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Changes a master app’s settings: a new multipart image `logo` and/or any of the text ' +
           'fields (at least one); an empty field keeps its value, a JSON null clears a domain',
-        consumes: ['multipart/form-data'],
         params: idParams,
         body: settingsUpdateBody,
         response: answers(settingsMutation),
