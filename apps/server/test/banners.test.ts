@@ -402,6 +402,26 @@ describe('changes', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('keeps a file a blog body shows, until the blog no longer shows it', async () => {
+    const banner = await created({}, await images.png(52, 52));
+    const blog = await s.api({
+      method: 'POST',
+      url: '/blogs',
+      token: s.adminToken,
+      payload: {
+        title: 'With a picture',
+        author: 'Staff',
+        shortDesc: 'Shows a banner image',
+        desc: `<p>Look:</p><img src="${banner.image}" alt="banner">`,
+      },
+    });
+    expect(blog.statusCode, blog.body).toBe(200);
+    expect(blog.json().result.desc).toContain(banner.image);
+    const file = fileOf(banner.image);
+    await s.api({ method: 'DELETE', url: `/banner/remove/${banner.id}`, token: s.adminToken });
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
   it.each([
     ['PUT', '/banner/linktype/999999', { linkType: 'DEFAULT' }],
     ['PUT', '/banner/status/999999', { status: 'ACTIVE' }],

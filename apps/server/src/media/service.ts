@@ -20,6 +20,12 @@ export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: strin
   ['notifications', 'logo'],
 ];
 
+/** Rich-text columns: an image of this app's media inside a body also keeps its file. */
+export const RICH_TEXT_COLUMNS: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['blogs', 'desc'],
+  ['pages', 'desc'],
+];
+
 export class MediaService {
   readonly store: MediaStore;
   readonly #db: Db;
@@ -77,6 +83,15 @@ export class MediaService {
       const row = await sql<{
         one: number;
       }>`select 1 as one from ${sql.table(table)} where ${sql.ref(column)} = ${key} limit 1`.execute(
+        this.#db,
+      );
+      if (row.rows.length > 0) return true;
+    }
+    // Keys hold only [a-z0-9./-], so they are safe inside a LIKE pattern.
+    for (const [table, column] of RICH_TEXT_COLUMNS) {
+      const row = await sql<{
+        one: number;
+      }>`select 1 as one from ${sql.table(table)} where ${sql.ref(column)} like ${`%${key}%`} limit 1`.execute(
         this.#db,
       );
       if (row.rows.length > 0) return true;
