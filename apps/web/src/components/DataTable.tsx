@@ -92,43 +92,6 @@ export function DataTable<Row>(props: {
                   ))}
                 </Table.Tr>
               ))}
-              {rows.length === 0 && !query.isPending && (
-                <Table.Tr>
-                  <Table.Td colSpan={props.columns.length}>
-                    {query.isError ? (
-                      <Alert
-                        color="red"
-                        icon={<IconAlertTriangle size={18} />}
-                        title="Could not load the list"
-                        my="md"
-                      >
-                        <Group justify="space-between">
-                          <Text size="sm">{errorText(query.error)}</Text>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            onClick={() => query.refetch()}
-                          >
-                            Try again
-                          </Button>
-                        </Group>
-                      </Alert>
-                    ) : (
-                      <EmptyState
-                        my="lg"
-                        icon={<IconInbox size={28} />}
-                        title={
-                          filtered ? 'Nothing matches' : (props.emptyText ?? 'Nothing here yet')
-                        }
-                        description={
-                          filtered ? 'Try another search or clear the filters.' : undefined
-                        }
-                      />
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              )}
               {rows.length === 0 && query.isPending && (
                 <Table.Tr>
                   <Table.Td colSpan={props.columns.length} h={120} />
@@ -137,6 +100,33 @@ export function DataTable<Row>(props: {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+        {/* Outside the scrolling table, so it stays in view on a narrow screen. */}
+        {rows.length === 0 && !query.isPending && (
+          <Box px="md">
+            {query.isError ? (
+              <Alert
+                color="red"
+                icon={<IconAlertTriangle size={18} />}
+                title="Could not load the list"
+                my="md"
+              >
+                <Group justify="space-between">
+                  <Text size="sm">{errorText(query.error)}</Text>
+                  <Button size="xs" variant="light" color="red" onClick={() => query.refetch()}>
+                    Try again
+                  </Button>
+                </Group>
+              </Alert>
+            ) : (
+              <EmptyState
+                my="lg"
+                icon={<IconInbox size={28} />}
+                title={filtered ? 'Nothing matches' : (props.emptyText ?? 'Nothing here yet')}
+                description={filtered ? 'Try another search or clear the filters.' : undefined}
+              />
+            )}
+          </Box>
+        )}
       </Box>
       <Group justify="space-between" p="sm" gap="sm" wrap="wrap">
         <Text size="sm" c="dimmed" aria-live="polite">
