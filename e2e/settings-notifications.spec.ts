@@ -185,9 +185,10 @@ test.describe('Settings', () => {
     );
     await signIn(page, email, ADMIN.password);
     await page.goto('/settings');
-    const table = page.getByRole('table', { name: 'Settings' });
-    await expect(table.getByText('Could not load the list')).toBeVisible();
-    await expect(table.getByText('Access Denied!')).toBeVisible();
+    const failure = page.getByRole('alert').filter({ hasText: 'Could not load the list' });
+    await expect(failure).toBeVisible();
+    await expect(failure.getByText('Access Denied!')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Settings' }).locator('tbody tr')).toHaveCount(0);
     await expect(page.getByText('Total: 0')).toBeVisible();
   });
 });
