@@ -351,7 +351,8 @@ describe('update', () => {
   });
 
   it.each([
-    ['no field', {}, 'body'],
+    ['no field (every field is named)', {}, 'title'],
+    ['only empty fields (empty means absent)', { title: '', shortDesc: ' ' }, 'author'],
     ['an empty title', { title: '' }, 'title'],
     ['an empty author', { author: ' ' }, 'author'],
     ['an empty shortDesc', { shortDesc: '' }, 'shortDesc'],
@@ -370,6 +371,17 @@ describe('update', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(paths(res)).toContain(field);
     expect((await detail(blog.id)).json()).toEqual(blog);
+  });
+
+  it('reads an empty text field as absent, changing only what is given', async () => {
+    const blog = await created();
+    const res = await patch(blog.id, { title: '', author: 'New Author', desc: '' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toMatchObject({
+      title: blog.title,
+      author: 'New Author',
+      desc: blog.desc,
+    });
   });
 
   it('answers 404 for a missing blog', async () => {

@@ -167,8 +167,8 @@ describe('update', () => {
   });
 
   it.each([
-    ['no field', {}, 'body'],
-    ['an empty title', { title: '' }, 'title'],
+    ['no field (every field is named)', {}, 'title'],
+    ['only an empty title (empty means absent)', { title: '' }, 'desc'],
     ['a title of 201 characters', { title: 'x'.repeat(201) }, 'title'],
     ['a desc over 100000 characters', { desc: 'x'.repeat(100_001) }, 'desc'],
     ['a desc that is not text', { desc: ['<p>x</p>'] }, 'desc'],
@@ -180,6 +180,13 @@ describe('update', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(paths(res)).toContain(field);
     expect((await detail(page.id)).json()).toEqual(page);
+  });
+
+  it('reads an empty title as absent, keeping it', async () => {
+    const page = await pageOf(appId, 'About Us');
+    const res = await patch(page.id, { title: '', desc: '<p>Who we are</p>' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toMatchObject({ title: 'About Us', desc: '<p>Who we are</p>' });
   });
 
   it('answers 404 for a missing page', async () => {

@@ -6,9 +6,11 @@ import {
   calendarDate,
   optionalCalendarDate,
   optionalEnum,
+  optionalText,
   text,
   timestamp,
 } from './fields.ts';
+import { atLeastOne, onceFieldsValid } from './partial.ts';
 
 /** Largest rich text (blog and page `desc`) accepted, in characters, before it is sanitised. */
 export const RICH_TEXT_MAX_LENGTH = 100_000;
@@ -63,21 +65,24 @@ export type BlogCreateBody = z.input<typeof blogCreateBody>;
 export const BLOG_UPDATE_FIELDS = ['title', 'author', 'shortDesc', 'desc', 'date'] as const;
 
 /**
- * Update: any of the fields, at least one. A text field that is sent must not be empty; `date`
- * sent empty (or null) clears the date.
+ * Update: any of the fields, at least one. As everywhere, an empty text field counts as absent
+ * (API.md, Conventions); `date` sent empty (or null) clears the date.
  */
 export const blogUpdateBody = z
   .strictObject({
-    title: text(200).optional(),
-    author: text(100).optional(),
-    shortDesc: text(500).optional(),
-    desc: blogDesc.optional(),
+    title: optionalText(200),
+    author: optionalText(100),
+    shortDesc: optionalText(500),
+    desc: z.preprocess((v) => (blank(v) ? undefined : v), blogDesc.optional()),
     date: dateOrNone.optional(),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    error: `Send at least one of ${BLOG_UPDATE_FIELDS.join(', ')}`,
-  });
+  .superRefine((body, ctx) => atLeastOne(body, BLOG_UPDATE_FIELDS, ctx), onceFieldsValid);
 export type BlogUpdateBody = z.input<typeof blogUpdateBody>;
+
+/** The edit dialog's form: every text field stays required there; the date may be emptied. */
+export const blogEditForm = blogCreateBody
+  .pick({ title: true, author: true, shortDesc: true, desc: true })
+  .extend({ date: dateOrNone.optional() });
 
 export const blogPopularBody = z.strictObject({ popular: bool });
 export type BlogPopularBody = z.input<typeof blogPopularBody>;

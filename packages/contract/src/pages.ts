@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
-import { optionalId, text, timestamp } from './fields.ts';
+import { optionalId, optionalText, text, timestamp } from './fields.ts';
+import { atLeastOne, onceFieldsValid } from './partial.ts';
 import { richText } from './blogs.ts';
 
 /** A master app's page (About Us, Privacy Policy, …): created with the app, never deleted. */
@@ -17,18 +18,19 @@ export type Page = z.infer<typeof page>;
 export const PAGE_UPDATE_FIELDS = ['title', 'desc'] as const;
 
 /**
- * Update: `title`, `desc` or both. A title that is sent must not be empty; `desc` may be empty
- * (an empty page), so an empty `desc` is kept, not read as absent.
+ * Update: `title`, `desc` or both. An empty title counts as absent (API.md, Conventions); `desc`
+ * may be empty (an empty page), so an empty `desc` is kept, not read as absent.
  */
 export const pageUpdateBody = z
   .strictObject({
-    title: text(200).optional(),
+    title: optionalText(200),
     desc: richText.optional(),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    error: `Send at least one of ${PAGE_UPDATE_FIELDS.join(', ')}`,
-  });
+  .superRefine((body, ctx) => atLeastOne(body, PAGE_UPDATE_FIELDS, ctx), onceFieldsValid);
 export type PageUpdateBody = z.input<typeof pageUpdateBody>;
+
+/** The edit dialog's form: the title stays required there. */
+export const pageEditForm = z.object({ title: text(200), desc: richText });
 
 export const pageListQuery = listQuery.extend({ masterAppId: optionalId });
 export type PageListQuery = z.input<typeof pageListQuery>;

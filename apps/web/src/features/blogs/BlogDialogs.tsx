@@ -4,7 +4,7 @@ import { Loader, Switch, TextInput, Textarea } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
-import { blogCreateBody, blogUpdateBody, type Blog } from '@master-admin/contract';
+import { blogCreateBody, blogEditForm, type Blog } from '@master-admin/contract';
 import { ImageFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
@@ -153,7 +153,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         onClose={close}
         title="Edit blog"
         size="xl"
-        schema={blogUpdateBody}
+        schema={blogEditForm}
         defaultValues={{
           title: blog?.title ?? '',
           author: blog?.author ?? '',
@@ -165,10 +165,10 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         onSubmit={(v) =>
           update.mutateAsync({
             id: blog!.id,
-            title: v.title!,
-            author: v.author!,
-            shortDesc: v.shortDesc!,
-            desc: v.desc!,
+            title: v.title,
+            author: v.author,
+            shortDesc: v.shortDesc,
+            desc: v.desc,
             date: v.date ?? null,
           })
         }

@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import { Controller } from 'react-hook-form';
-import { pageUpdateBody, type Page } from '@master-admin/contract';
+import { pageEditForm, type Page } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { useUpdatePage } from './api';
@@ -19,10 +19,10 @@ export function PageEditDialog(props: {
       onClose={props.onClose}
       title={page ? `Edit ${page.title}` : 'Edit page'}
       size="xl"
-      schema={pageUpdateBody}
+      schema={pageEditForm}
       defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
       submitLabel="Save"
-      onSubmit={(v) => update.mutateAsync({ id: page!.id, title: v.title!, desc: v.desc ?? '' })}
+      onSubmit={(v) => update.mutateAsync({ id: page!.id, title: v.title, desc: v.desc })}
     >
       {(form) => (
         <>
