@@ -2,7 +2,9 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { LoginThrottle } from './auth/throttle.ts';
+import { Lists } from './db/lists.ts';
+import { Redis } from 'ioredis';
+import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.ts';
 import { loadSecret } from './auth/tokens.ts';
 import { MediaService } from './media/service.ts';
 import { createStore } from './media/store.ts';
@@ -16,13 +18,22 @@ export async function createContext(config: Config): Promise<AppContext> {
     await database.close();
     throw err;
   }
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    : undefined;
+  const windowMs = config.login.windowMinutes * 60_000;
   return {
     config,
+    redis,
     database,
     db: database.db,
     dialect: database.dialect,
+    lists: new Lists(database.db, database.reads, database.dialect),
     secret: loadSecret(config.jwtSecret, config.dataDir),
-    throttle: new LoginThrottle(database.db, config.login),
+    throttle: new LoginThrottle(
+      redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(database.db, windowMs),
+      config.login,
+    ),
     media: new MediaService(database.db, createStore(config.media), {
       maxImagePixels: config.uploads.maxImagePixels,
     }),

@@ -11,9 +11,14 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { LoginThrottle } from './auth/throttle.ts';
+import { Redis } from 'ioredis';
+import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.ts';
 import { revokeSessionsOf } from './auth/sessions.ts';
 import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
+import { BENCH_AREAS } from './seed/bench.ts';
+import { checkList, rebuildList } from './db/list-structures.ts';
+import { structureOf } from './db/lists.ts';
+import { ALL_LISTS } from './features/lists.ts';
 
 /** A refusal the operator can act on: printed as is, exit code 1, no stack. */
 class CliError extends Error {}
@@ -104,8 +109,20 @@ export function buildCli(): Command {
         if (!account) throw new CliError(`No back-office account has the email ${address}.`);
         await setPassword(handle.db, account.id, secret);
         await revokeSessionsOf(handle.db, account.id);
-        const [, accountKey] = LoginThrottle.keys('', address);
-        await handle.db.deleteFrom('loginFailures').where('key', '=', accountKey!).execute();
+        // The lock lives where the server keeps it: Redis when configured, else the database.
+        const config = loadConfig();
+        const redis = config.redisUrl
+          ? new Redis(config.redisUrl, { lazyConnect: true })
+          : undefined;
+        try {
+          const windowMs = config.login.windowMinutes * 60_000;
+          await new LoginThrottle(
+            redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(handle.db, windowMs),
+            config.login,
+          ).clearAccount(address);
+        } finally {
+          redis?.disconnect();
+        }
         console.log(
           `Set the password of ${account.email} (${account.role}); its sessions are signed out.`,
         );
@@ -163,6 +180,65 @@ export function buildCli(): Command {
       }
       const size = fs.statSync(target).size;
       console.log(`Backed up ${config.database.file} to ${target} (${size} bytes, integrity ok).`);
+    });
+
+  program
+    .command('check-lists')
+    .description("Compares every list's kept counts and search index with its table.")
+    .action(async () => {
+      await withDatabase(async (handle) => {
+        const problems: string[] = [];
+        for (const list of ALL_LISTS) {
+          problems.push(...(await checkList(handle.db, handle.dialect, structureOf(list))));
+        }
+        if (problems.length > 0) {
+          throw new CliError(
+            `${problems.join('\n')}\nRun npm run admin -- rebuild-lists to rebuild them.`,
+          );
+        }
+        console.log(`Every list (${ALL_LISTS.length}) agrees with its table.`);
+      });
+    });
+
+  program
+    .command('rebuild-lists')
+    .description("Rebuilds every list's kept counts and search index from its table.")
+    .action(async () => {
+      await withDatabase(async (handle) => {
+        for (const list of ALL_LISTS) {
+          await rebuildList(handle.db, handle.dialect, structureOf(list));
+        }
+        console.log(`Rebuilt the counts and search indexes of ${ALL_LISTS.length} lists.`);
+      });
+    });
+
+  program
+    .command('seed-bench')
+    .description('Adds generated rows to an area, in bulk, for benchmarks (npm run bench).')
+    .requiredOption('--area <area>', `the area to fill: ${Object.keys(BENCH_AREAS).join(', ')}`)
+    .option('--rows <n>', 'how many rows to add', '1000000')
+    .action(async (opts: { area: string; rows: string }) => {
+      const area = BENCH_AREAS[opts.area];
+      if (!area) {
+        throw new CliError(
+          `--area must be one of ${Object.keys(BENCH_AREAS).join(', ')} (got ${opts.area}).`,
+        );
+      }
+      const rows = check(z.coerce.number().int().min(1).max(100_000_000), opts.rows, '--rows');
+      await withDatabase(async (handle) => {
+        const started = Date.now();
+        let shown = 0;
+        await area.seed(handle, rows, (done) => {
+          if (done - shown >= rows / 10 || done === rows) {
+            shown = done;
+            process.stdout.write(`  ${done.toLocaleString('en')} / ${rows.toLocaleString('en')}\n`);
+          }
+        });
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        console.log(
+          `Added ${rows.toLocaleString('en')} ${opts.area} (${area.description}) in ${seconds} s.`,
+        );
+      });
     });
 
   return program;

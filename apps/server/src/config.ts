@@ -46,6 +46,8 @@ const env = z.object({
   MAX_IMAGE_PIXELS: positiveInt.default(50_000_000),
   MAX_VIDEO_BYTES: positiveInt.default(500 * 1024 * 1024),
   CONTACT_RATE_PER_HOUR: positiveInt.default(5),
+  MEDIA_ORPHAN_MINUTES: positiveInt.max(10_080).default(60),
+  MEDIA_SWEEP_MINUTES: positiveInt.max(10_080).default(60),
 });
 
 export type Config = {
@@ -66,6 +68,8 @@ export type Config = {
   web: { serve: boolean; dist: string };
   media: MediaConfig;
   uploads: { maxImageBytes: number; maxImagePixels: number; maxVideoBytes: number };
+  /** Stored files no row names are removed once this old, checked every `intervalMinutes`. */
+  mediaSweep: { olderThanMinutes: number; intervalMinutes: number };
   contactRatePerHour: number;
 };
 
@@ -157,5 +161,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxVideoBytes: e.MAX_VIDEO_BYTES,
     },
     contactRatePerHour: e.CONTACT_RATE_PER_HOUR,
+    mediaSweep: {
+      olderThanMinutes: e.MEDIA_ORPHAN_MINUTES,
+      intervalMinutes: e.MEDIA_SWEEP_MINUTES,
+    },
   };
 }

@@ -223,7 +223,7 @@ describe.each(routes.map((route) => ({ route, name: `${route.method} ${route.url
 describe('a route that declares no access', () => {
   it('stops the app from starting', async () => {
     const app = Fastify({ logger: false });
-    registerAccessCheck(app, s.ctx.db, s.ctx.secret);
+    registerAccessCheck(app, s.ctx.database, s.ctx.secret);
     void app.register(
       async (api) => {
         api.get('/forgotten', async () => ({ open: true }));
@@ -238,7 +238,7 @@ describe('a route that declares no access', () => {
 
   it('is fine outside the API, and a declared one is listed', async () => {
     const app = Fastify({ logger: false });
-    registerAccessCheck(app, s.ctx.db, s.ctx.secret);
+    registerAccessCheck(app, s.ctx.database, s.ctx.secret);
     app.get('/outside', async () => ({ open: true }));
     void app.register(
       async (api) => {

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SignJWT } from 'jose';
-import { MESSAGES } from '@master-admin/contract';
-import { ADMIN, startServer, type TestServer } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SignJWT, jwtVerify } from 'jose';
+import { BUILT_IN_MENUS, MESSAGES, PERMISSION_KINDS } from '@master-admin/contract';
+import { ADMIN, TEST_DB, startServer, type TestServer } from './harness.ts';
+import { openDatabase } from '../src/db/connect.ts';
+import { revokeSessionsOf } from '../src/auth/sessions.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -33,6 +35,39 @@ describe('login', () => {
     expect(body.token.split('.')).toHaveLength(3);
     const rows = await history(staff.id);
     expect(rows.at(-1)).toMatchObject({ status: 'IN', ip: '203.0.113.7' });
+  });
+
+  it('answers a standard HS256 JWT naming the session, the account and the session’s end', async () => {
+    const staff = await s.staff();
+    const token = (await login({ email: staff.email, password: staff.password })).json().token;
+    const { payload, protectedHeader } = await jwtVerify(token, s.ctx.secret, {
+      algorithms: ['HS256'],
+      issuer: 'master-admin',
+    });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const session = await s.ctx.db
+      .selectFrom('sessions')
+      .select(['id', 'expiresAt'])
+      .where('accountId', '=', staff.id)
+      .orderBy('createdAt', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(payload.sid).toBe(session.id);
+    expect(payload.sub).toBe(String(staff.id));
+    expect(payload.exp).toBe(Math.floor(Date.parse(session.expiresAt) / 1000));
+  });
+
+  it('stops accepting a token once its own expiry has passed, though it was accepted before', async () => {
+    const me = (token: string) => s.api({ method: 'GET', url: '/account/admin-detail', token });
+    const staff = await s.staff();
+    expect((await me(staff.token)).statusCode).toBe(200);
+    const exp = JSON.parse(Buffer.from(staff.token.split('.')[1]!, 'base64url').toString()).exp;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(exp * 1000 + 1);
+    try {
+      expect((await me(staff.token)).statusCode).toBe(401);
+    } finally {
+      clock.mockRestore();
+    }
+    expect((await me(staff.token)).statusCode).toBe(200);
   });
 
   it('accepts the email in any case and a phone number', async () => {
@@ -188,6 +223,26 @@ describe('tokens', () => {
     expect((await me(staff.token)).statusCode).toBe(401);
   });
 
+  it('stops working once another instance revokes it (its own connection to the database)', async () => {
+    const staff = await s.staff();
+    const me = (token: string) => s.api({ method: 'GET', url: '/account/admin-detail', token });
+    expect((await me(staff.token)).statusCode).toBe(200);
+    expect((await me(staff.token)).statusCode).toBe(200);
+    // Another process on the same database: its change is not one this server made.
+    const other = openDatabase(s.config.database);
+    try {
+      await revokeSessionsOf(other.db, staff.id);
+    } finally {
+      await other.close();
+    }
+    // SQLite sees it in its change counter at once; PostgreSQL tells every instance by a
+    // notification, which lands within milliseconds.
+    if (TEST_DB === 'sqlite') expect((await me(staff.token)).statusCode).toBe(401);
+    await expect
+      .poll(async () => (await me(staff.token)).statusCode, { timeout: 2000, interval: 1 })
+      .toBe(401);
+  });
+
   it('stops working when the session has expired', async () => {
     const staff = await s.staff();
     await s.ctx.db
@@ -215,6 +270,33 @@ describe('own profile and password', () => {
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
   });
 
+  it('tells a staff account exactly the grants it holds, and a SUPER_ADMIN every kind of every menu', async () => {
+    const staff = await s.staff({ banner: ['VIEW', 'UPDATE'], faqs: ['DELETE'] });
+    const mine = await s.api({ method: 'GET', url: '/account/me/permissions', token: staff.token });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual({
+      role: 'STAFF',
+      grants: { banner: ['VIEW', 'UPDATE'], faqs: ['DELETE'] },
+    });
+
+    const none = await s.staff();
+    const empty = await s.api({ method: 'GET', url: '/account/me/permissions', token: none.token });
+    expect(empty.json()).toEqual({ role: 'STAFF', grants: {} });
+
+    const admin = await s.api({
+      method: 'GET',
+      url: '/account/me/permissions',
+      token: s.adminToken,
+    });
+    const body = admin.json();
+    expect(body.role).toBe('SUPER_ADMIN');
+    expect(Object.keys(body.grants)).toEqual(BUILT_IN_MENUS.map((m) => m.name));
+    for (const kinds of Object.values(body.grants)) expect(kinds).toEqual([...PERMISSION_KINDS]);
+
+    const anonymous = await s.api({ method: 'GET', url: '/account/me/permissions' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('refuses a wrong old password with 409 and changes nothing', async () => {
     const staff = await s.staff();
     const res = await s.api({
@@ -225,6 +307,9 @@ describe('own profile and password', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('old password not matched!!');
+    expect(res.json().details).toEqual([
+      { path: 'oldPassword', message: 'old password not matched!!' },
+    ]);
     expect(await s.login(staff.email, staff.password)).toBeTruthy();
   });
 
@@ -267,28 +352,59 @@ describe('own profile and password', () => {
 });
 
 describe('sign-in throttling', () => {
-  it('after 10 failures for one account answers 429 with Retry-After, whatever else changes', async () => {
+  it('after 10 failures for one account refuses every address that failed, with Retry-After', async () => {
     const staff = await s.staff();
     for (let i = 0; i < 10; i++) {
       const res = await login({ email: staff.email, password: `wrong-${i}` }, `192.0.2.${i + 1}`);
       expect(res.statusCode).toBe(401);
     }
-    // The right password, another IP, another case: still refused.
+    // The right password, from an address that failed, in another case: refused.
     const res = await login(
       { email: staff.email.toUpperCase(), password: staff.password },
-      '192.0.2.99',
+      '192.0.2.3',
     );
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect(res.json().message).toBe(MESSAGES.tooManyAttempts);
-    // Another account from a fresh IP is not affected.
+    // Another account from a fresh address is not affected.
     expect(
       (await login({ email: ADMIN.email, password: ADMIN.password }, '192.0.2.200')).statusCode,
     ).toBe(200);
   });
 
-  it('after 10 failures from one IP answers 429 for any account from it', async () => {
+  it('does not lock the owner out: the right password from an address with no failure gets in', async () => {
+    const staff = await s.staff();
+    // A stranger who knows the email locks the account from several addresses.
+    for (let i = 0; i < 12; i++) {
+      await login({ email: staff.email, password: `guess-${i}` }, `203.0.113.${i + 1}`);
+    }
+    expect(
+      (await login({ email: staff.email, password: staff.password }, '203.0.113.5')).statusCode,
+    ).toBe(429);
+    // The owner, elsewhere.
+    const owner = await login({ email: staff.email, password: staff.password }, '198.18.0.1');
+    expect(owner.statusCode).toBe(200);
+    // Signing in cleared the lock: a stranger's address that failed gets checked again.
+    expect(
+      (await login({ email: staff.email, password: 'still-wrong' }, '203.0.113.5')).statusCode,
+    ).toBe(401);
+  });
+
+  it('gives a clean address one guess at a locked account, then refuses it', async () => {
+    const staff = await s.staff();
+    for (let i = 0; i < 10; i++) {
+      await login({ email: staff.email, password: `guess-${i}` }, `203.0.114.${i + 1}`);
+    }
+    expect(
+      (await login({ email: staff.email, password: 'one-guess' }, '198.18.1.1')).statusCode,
+    ).toBe(401);
+    expect(
+      (await login({ email: staff.email, password: staff.password }, '198.18.1.1')).statusCode,
+    ).toBe(429);
+  });
+
+  it('after 10 failures from one address answers 429 for any account from it', async () => {
     const ip = '198.51.100.9';
     for (let i = 0; i < 10; i++) {
       const res = await login({ email: `nobody${i}@test.local`, password: 'wrong-pass' }, ip);
@@ -302,18 +418,30 @@ describe('sign-in throttling', () => {
     ).toBe(200);
   });
 
+  it('counts and decides in one step: 40 wrong passwords at once get 10 checks', async () => {
+    const staff = await s.staff();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        login({ email: staff.email, password: `burst-${i}` }, '198.51.100.77'),
+      ),
+    );
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((c) => c === 401)).toHaveLength(10);
+    expect(statuses.filter((c) => c === 429)).toHaveLength(30);
+  });
+
   it('lets the account in again once the window has passed', async () => {
     const staff = await s.staff();
     for (let i = 0; i < 10; i++) {
       await login({ email: staff.email, password: 'wrong-pass' }, `192.0.2.${100 + i}`);
     }
     expect(
-      (await login({ email: staff.email, password: staff.password }, '192.0.2.150')).statusCode,
+      (await login({ email: staff.email, password: staff.password }, '192.0.2.105')).statusCode,
     ).toBe(429);
     const past = new Date(Date.now() - 16 * 60_000).toISOString();
-    await s.ctx.db.updateTable('loginFailures').set({ createdAt: past }).execute();
+    await s.ctx.db.updateTable('loginThrottle').set({ windowStart: past }).execute();
     expect(
-      (await login({ email: staff.email, password: staff.password }, '192.0.2.151')).statusCode,
+      (await login({ email: staff.email, password: staff.password }, '192.0.2.105')).statusCode,
     ).toBe(200);
   });
 

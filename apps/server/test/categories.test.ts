@@ -136,6 +136,7 @@ describe('creating a category', () => {
         statusCode: 409,
         error: 'Conflict',
         message: MESSAGES.categoryNameTaken,
+        details: [{ path: 'name', message: MESSAGES.categoryNameTaken }],
       });
     }
     expect(await countCategories()).toBe(before);

@@ -17,6 +17,9 @@ import type { Database } from '../src/db/schema.ts';
 import { createBackOfficeAccount, type Grants } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
+import { checkList } from '../src/db/list-structures.ts';
+import { structureOf } from '../src/db/lists.ts';
+import { ALL_LISTS } from '../src/features/lists.ts';
 
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -166,6 +169,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     tokenFor,
     close: async () => {
       try {
+        // Every test's writes went through the triggers that keep the lists' counts and search
+        // indexes: they must still agree with the tables.
+        const problems: string[] = [];
+        for (const list of ALL_LISTS) {
+          problems.push(...(await checkList(ctx.db, ctx.dialect, structureOf(list))));
+        }
+        if (problems.length > 0)
+          throw new Error(`List structures out of step:\n${problems.join('\n')}`);
         await app.close();
       } finally {
         await pgDb?.drop();

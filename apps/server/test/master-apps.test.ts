@@ -145,6 +145,7 @@ describe('creating a master app', () => {
         statusCode: 409,
         error: 'Conflict',
         message: MESSAGES.appNameTaken,
+        details: [{ path: 'name', message: MESSAGES.appNameTaken }],
       });
     }
     expect(await countApps()).toBe(before);
@@ -250,7 +251,8 @@ describe('listing master apps', () => {
       ['?offset=x', 'offset'],
       ['?keyword=' + 'k'.repeat(101), 'keyword'],
       ['?status=ACTIVE', 'status'],
-      ['?sort=name', 'sort'],
+      ['?sort=image', 'sort'],
+      ['?sort=-createdat', 'sort'],
     ];
     for (const [query, field] of cases) {
       const res = await list(query);

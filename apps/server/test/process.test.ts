@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DB, createPgDatabase } from './harness.ts';
+import { images } from './images.ts';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 
@@ -116,6 +117,165 @@ async function profile(server: Running, token: string) {
 }
 
 const PASSWORD_LINE = /Password \(shown only this once\): (\S+)/g;
+
+/** Log lines the server printed (JSON, one a line), parsed. */
+function logLines(server: Running): Array<{ level: number; msg: string; [key: string]: unknown }> {
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
+}
+
+async function waitFor(what: string, check: () => boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Starts a multipart upload of a `size`-byte image file to `path` on a raw socket and sends its
+ * first `sent` bytes only; the caller decides what happens next (abort, or kill the server).
+ */
+async function partialUpload(
+  server: Running,
+  path: string,
+  token: string,
+  size: number,
+  sent: number,
+) {
+  const boundary = 'x-boundary-7d3f';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n` +
+      `Content-Type: image/png\r\n\r\n`,
+  );
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.alloc(size - 8, 7),
+  ]);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + png.length + tail.length;
+  const socket = net.connect(server.port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  socket.on('error', () => {});
+  socket.write(
+    `POST /api/v1${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`,
+  );
+  socket.write(Buffer.concat([head, png.subarray(0, sent)]));
+  return socket;
+}
+
+describe('a crash mid-upload', () => {
+  it('leaves nothing behind once the server is back, and a stopped upload is logged as the client’s doing', async () => {
+    const store = await freshStore();
+    const env = {
+      ...store,
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: 'crash@test.local',
+      ADMIN_PASSWORD: 'crash-password-1',
+    };
+    const first = await startProcess(env);
+    const token = (await login(first, 'crash@test.local', 'crash-password-1')).body.token!;
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`http://127.0.0.1:${first.port}/api/v1${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, ...init.headers },
+      });
+    const app = (await (
+      await api('/master-app', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Crash' }),
+      })
+    ).json()) as { result: { id: number } };
+    // A banner that lives: its file must survive everything below.
+    const kept = new FormData();
+    kept.append(
+      'file',
+      new Blob([new Uint8Array(await images.png(40, 20))], { type: 'image/png' }),
+      'k.png',
+    );
+    const banner = (await (
+      await api(`/banner/${app.result.id}`, { method: 'POST', body: kept })
+    ).json()) as {
+      result: { image: string };
+    };
+    const mediaDir = path.join(store.DATA_DIR!, 'media');
+    const keptFile = path.join(mediaDir, banner.result.image.slice('/media/'.length));
+    expect(fs.existsSync(keptFile)).toBe(true);
+
+    // The client stops sending: an info line, not an error.
+    const stopped = await partialUpload(
+      first,
+      `/banner/${app.result.id}`,
+      token,
+      2_000_000,
+      100_000,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    stopped.destroy();
+    await waitFor('the stopped upload’s log line', () =>
+      logLines(first).some((l) => l.msg === 'upload stopped by the client'),
+    );
+    expect(logLines(first).find((l) => l.msg === 'upload stopped by the client')!.level).toBe(30);
+    expect(logLines(first).filter((l) => l.level >= 50)).toEqual([]);
+
+    // The server dies while a file is half received.
+    const uploads = path.join(store.DATA_DIR!, 'tmp', 'uploads');
+    const tempFiles = () =>
+      fs.readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    const socket = await partialUpload(
+      first,
+      `/banner/${app.result.id}`,
+      token,
+      2_000_000,
+      500_000,
+    );
+    await waitFor('the upload’s temporary file', () => tempFiles().length > 0);
+    first.child.kill('SIGKILL');
+    await within(first.exited, 10_000, 'the killed server’s exit');
+    socket.destroy();
+    expect(tempFiles().length).toBeGreaterThan(0);
+
+    // What else a crash leaves in media: a file stored before its row was written, and a
+    // half-written one; both an hour old. A fresh orphan may be an upload in progress: kept.
+    const hourAgo = new Date(Date.now() - 61 * 60_000);
+    const orphan = path.join(mediaDir, 'banners', 'aa', `${'a'.repeat(64)}.webp`);
+    const orphanThumb = orphan.replace(/\.webp$/, '.thumb.webp');
+    const partial = path.join(mediaDir, 'banners', 'aa', `${'b'.repeat(64)}.webp.1a2b3c.part`);
+    const fresh = path.join(mediaDir, 'banners', 'aa', `${'c'.repeat(64)}.webp`);
+    fs.mkdirSync(path.dirname(orphan), { recursive: true });
+    for (const file of [orphan, orphanThumb, partial, fresh]) fs.writeFileSync(file, 'x');
+    for (const file of [orphan, orphanThumb, partial]) fs.utimesSync(file, hourAgo, hourAgo);
+    fs.utimesSync(keptFile, hourAgo, hourAgo);
+
+    const second = await startProcess(env);
+    await waitFor('the media sweep’s log line', () =>
+      logLines(second).some((l) => l.msg === 'media sweep: removed files no row names'),
+    );
+    expect(tempFiles()).toEqual([]);
+    expect(logLines(second).some((l) => l.msg.startsWith('removed temporary upload folders'))).toBe(
+      true,
+    );
+    const sweep = logLines(second).find(
+      (l) => l.msg === 'media sweep: removed files no row names',
+    )!;
+    expect(sweep).toMatchObject({
+      removed: expect.arrayContaining([
+        `banners/aa/${'a'.repeat(64)}.webp`,
+        `banners/aa/${'a'.repeat(64)}.thumb.webp`,
+      ]),
+      partials: [`banners/aa/${'b'.repeat(64)}.webp.1a2b3c.part`],
+    });
+    expect([orphan, orphanThumb, partial].filter((f) => fs.existsSync(f))).toEqual([]);
+    expect(fs.existsSync(fresh)).toBe(true);
+    expect(fs.existsSync(keptFile)).toBe(true);
+    await stop(second);
+  });
+});
 
 describe('first start', () => {
   it('creates the SUPER_ADMIN once, printing a generated password once', async () => {

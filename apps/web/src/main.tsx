@@ -1,17 +1,16 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { Providers, createQueryClient } from './app/providers';
+import { ThemeProvider } from './app/providers';
 import { createRouter } from './app/router';
 
 const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers queryClient={createQueryClient()}>
+    <ThemeProvider>
       <RouterProvider router={router} />
-    </Providers>
+    </ThemeProvider>
   </StrictMode>,
 );

@@ -1,40 +1,46 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AxiosError, AxiosHeaders } from 'axios';
 import { z } from 'zod';
 import { STORAGE_KEYS } from '@master-admin/contract';
-import { ApiError, api, errorText, request, setUnauthorizedHandler } from '../src/lib/api';
+import {
+  ApiError,
+  api,
+  errorText,
+  failureText,
+  request,
+  setUnauthorizedHandler,
+} from '../src/lib/api';
 import { HttpResponse, errorJson, http, api as path, server } from './server';
 
-function axiosError(
-  status: number | undefined,
-  data: unknown,
-  message = 'Request failed',
-): AxiosError {
-  const config = { headers: new AxiosHeaders() };
-  return new AxiosError(
-    message,
-    'ERR_BAD_RESPONSE',
-    config,
-    undefined,
-    status === undefined ? undefined : { status, statusText: '', headers: {}, config, data },
-  );
-}
-
-describe('errorText (spec §8 order)', () => {
-  it('prefers the response message, then its error, then the client message', () => {
-    expect(errorText(axiosError(409, { message: 'Name taken', error: 'Conflict' }))).toBe(
-      'Name taken',
+describe('failureText (spec §8 order)', () => {
+  it('prefers the answer’s message, then its error, then the status line', () => {
+    expect(failureText(409, { message: 'Name taken', error: 'Conflict' })).toBe('Name taken');
+    expect(failureText(409, { error: 'Conflict' })).toBe('Conflict');
+    expect(failureText(500, '<html>', 'Internal Server Error')).toBe(
+      'Request failed with status code 500 (Internal Server Error)',
     );
-    expect(errorText(axiosError(409, { error: 'Conflict' }))).toBe('Conflict');
-    expect(errorText(axiosError(500, '<html>', 'Request failed with status code 500'))).toBe(
-      'Request failed with status code 500',
-    );
-    expect(errorText(axiosError(undefined, undefined, ''))).toBe('Unknown error from API');
+    expect(failureText(502, undefined)).toBe('Unknown error from API');
     expect(errorText('weird')).toBe('Unknown error from API');
   });
 
   it('reads "Access Denied!" for any 403', () => {
-    expect(errorText(axiosError(403, { message: 'Forbidden here' }))).toBe('Access Denied!');
+    expect(failureText(403, { message: 'Forbidden here' })).toBe('Access Denied!');
+  });
+});
+
+describe('errors a user reads', () => {
+  it('a server that cannot be reached', async () => {
+    server.use(http.get(path('/down'), () => HttpResponse.error()));
+    const err = (await api.get('/down', z.unknown()).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBeUndefined();
+    expect(errorText(err)).toBe('The server could not be reached');
+  });
+
+  it('a 403 from the server reads "Access Denied!"', async () => {
+    server.use(http.get(path('/no'), () => errorJson(403, 'Forbidden', 'Forbidden here')));
+    const err = (await api.get('/no', z.unknown()).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(403);
+    expect(errorText(err)).toBe('Access Denied!');
   });
 });
 
@@ -121,5 +127,27 @@ describe('request', () => {
     await expect(request(z.unknown(), { url: '/slow', timeout: 20 })).rejects.toThrow(
       'The server took too long to answer',
     );
+  });
+
+  it('sends an upload as multipart and reports its progress', async () => {
+    let type: string | null = null;
+    // jsdom's File is not Node's, so the multipart body is read as text.
+    let sent = '';
+    server.use(
+      http.post(path('/up'), async ({ request: r }) => {
+        type = r.headers.get('content-type');
+        sent = await r.text();
+        return HttpResponse.json({ message: 'ok' });
+      }),
+    );
+    const progress: number[] = [];
+    const file = new File([new Uint8Array(2048)], 'a.png', { type: 'image/png' });
+    await api.upload('POST', '/up', z.object({ message: z.string() }), { file, note: 'x' }, (p) =>
+      progress.push(p),
+    );
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent).toContain('name="file"; filename="a.png"');
+    expect(sent).toContain('name="note"');
+    expect(progress.at(-1)).toBe(100);
   });
 });

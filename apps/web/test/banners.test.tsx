@@ -41,7 +41,7 @@ describe('banners', () => {
       'target',
       '_blank',
     );
-    expect(seen[0]).toBe('?limit=10&offset=0&status=DEACTIVE');
+    expect(seen[0]).toBe('?limit=20&offset=0&status=DEACTIVE');
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Link type' }));
     await userEvent.click(await screen.findByRole('option', { name: 'INTERNAL' }));
@@ -49,7 +49,7 @@ describe('banners', () => {
       expect(router.state.location.search).toBe('?status=DEACTIVE&linkType=INTERNAL'),
     );
     await waitFor(() =>
-      expect(seen.at(-1)).toBe('?limit=10&offset=0&status=DEACTIVE&linkType=INTERNAL'),
+      expect(seen.at(-1)).toBe('?limit=20&offset=0&status=DEACTIVE&linkType=INTERNAL'),
     );
   });
 

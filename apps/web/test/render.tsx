@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { STORAGE_KEYS } from '@master-admin/contract';
-import { Providers, createQueryClient } from '../src/app/providers';
+import { ThemeProvider } from '../src/app/providers';
+import { createQueryClient, useQueryClientForTests } from '../src/app/app-providers';
 import { routes, sendToSignInOnUnauthorized } from '../src/app/router';
 
 /** Renders the whole app at `path`, as a browser would show it. */
@@ -14,10 +15,11 @@ export function renderApp(path: string, options: { signedInAs?: string } = {}) {
   sendToSignInOnUnauthorized(router);
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false, staleTime: 0 } });
+  useQueryClientForTests(client);
   const view = render(
-    <Providers queryClient={client} env="test">
+    <ThemeProvider env="test">
       <RouterProvider router={router} />
-    </Providers>,
+    </ThemeProvider>,
   );
   return { ...view, router };
 }

@@ -1,12 +1,29 @@
-/** The HTTP side of web tests: MSW answers the API calls the real axios client makes. */
+/** The HTTP side of web tests: MSW answers the API calls the real client makes (fetch, XHR). */
 import { http, HttpResponse } from 'msw/http';
 import { setupServer } from 'msw/node';
+import { BUILT_IN_MENUS, PERMISSION_KINDS, type MyPermissions } from '@master-admin/contract';
 
-export const server = setupServer();
 export { http, HttpResponse };
 
 /** An API path as the browser calls it. */
 export const api = (path: string) => `*/api/v1${path}`;
+
+/** What `account/me/permissions` answers for a SUPER_ADMIN: every kind of every menu. */
+export const ALL_GRANTS: MyPermissions = {
+  role: 'SUPER_ADMIN',
+  grants: Object.fromEntries(BUILT_IN_MENUS.map((m) => [m.name, [...PERMISSION_KINDS]])),
+};
+
+/** A STAFF account holding exactly `grants`. */
+export const staffGrants = (grants: MyPermissions['grants']) =>
+  http.get(api('/account/me/permissions'), () =>
+    HttpResponse.json({ role: 'STAFF', grants } satisfies MyPermissions),
+  );
+
+// Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))).
+export const server = setupServer(
+  http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
+);
 
 export const errorJson = (statusCode: number, error: string, message: string): Response =>
   HttpResponse.json({ statusCode, error, message }, { status: statusCode });

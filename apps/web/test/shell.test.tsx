@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
-import { HttpResponse, errorJson, http, api, server } from './server';
+import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
 const dashboard = () =>
   http.get(api('/dashboard/getCount'), () =>
@@ -22,6 +22,7 @@ describe('the shell', () => {
     server.use(dashboard(), apps());
     renderApp('/', { signedInAs: 'boss@example.com' });
     const nav = await screen.findByRole('navigation', { name: 'Areas' });
+    await within(nav).findByRole('link', { name: 'Dashboard' });
     const labels = [...nav.querySelectorAll('a, button')].map((el) => el.textContent);
     expect(labels).toEqual([
       'Dashboard',
@@ -45,6 +46,41 @@ describe('the shell', () => {
       'Login History',
     ]);
     expect(screen.getByTestId('login-id')).toHaveTextContent('boss@example.com');
+  });
+
+  it('shows a staff account only the areas it may view, and never staff or menus', async () => {
+    server.use(
+      apps(),
+      staffGrants({ banner: ['VIEW'], faqs: ['VIEW', 'CREATE'], staff: ['VIEW'], menus: ['VIEW'] }),
+      http.get(api('/banner/list'), () => HttpResponse.json({ result: [], total: 0 })),
+    );
+    renderApp('/banner', { signedInAs: 'clerk@example.com' });
+    const nav = await screen.findByRole('navigation', { name: 'Areas' });
+    await within(nav).findByRole('link', { name: 'Banners' });
+    const labels = [...nav.querySelectorAll('a, button')].map((el) => el.textContent);
+    expect(labels).toEqual(['Banners', 'Account', 'Logout', 'FAQs', 'Login History']);
+  });
+
+  it('offers a skip link first, which moves focus past the menu to the page', async () => {
+    server.use(dashboard(), apps());
+    renderApp('/', { signedInAs: 'boss@example.com' });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    expect(skip).toHaveAttribute('href', '#main');
+    expect(document.getElementById('main')).toBe(screen.getByRole('main'));
+  });
+
+  it('switches between light and dark from the header and remembers the choice', async () => {
+    server.use(dashboard(), apps());
+    renderApp('/', { signedInAs: 'boss@example.com' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Switch to dark mode' }));
+    expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    expect(localStorage.getItem('mantine-color-scheme-value')).toBe('dark');
+    await userEvent.click(screen.getByRole('button', { name: 'Switch to light mode' }));
+    expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'light');
+    expect(localStorage.getItem('mantine-color-scheme-value')).toBe('light');
   });
 
   it('shows the not-found screen for an unknown path', async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Providers, createQueryClient } from '../src/app/providers';
+import { Providers } from '../src/app/app-providers';
 import { DEFAULT_TOAST_MS, toast } from '../src/lib/toast';
 
 describe('toasts', () => {
   it('show a capitalised title and the message, and can be closed by hand', async () => {
-    render(<Providers queryClient={createQueryClient()}>{null}</Providers>);
+    render(<Providers>{null}</Providers>);
     act(() => toast('error', 'Name taken', 60_000));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Error');
@@ -17,7 +17,7 @@ describe('toasts', () => {
 
   it('vanish by themselves after 2000 ms by default', async () => {
     expect(DEFAULT_TOAST_MS).toBe(2000);
-    render(<Providers queryClient={createQueryClient()}>{null}</Providers>);
+    render(<Providers>{null}</Providers>);
     act(() => toast('success', 'Saved it'));
     expect(await screen.findByText('Success')).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 1500));

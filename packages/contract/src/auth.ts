@@ -1,37 +1,26 @@
 import { z } from 'zod';
-import { Status } from './enums.ts';
-import { timestamp } from './fields.ts';
+import { PermissionKind, Role, Status } from './enums.ts';
+import { plainText, text, timestamp } from './fields.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 /** Login takes an email or a phone number in `email`. */
 export const loginBody = z.strictObject({
-  email: z
-    .string({ error: 'Required' })
-    .trim()
-    .min(1, { error: 'Required' })
-    .max(254, { error: 'Must be at most 254 characters' }),
-  password: z
-    .string({ error: 'Required' })
-    .min(1, { error: 'Required' })
-    .max(PASSWORD_MAX, { error: `Must be at most ${PASSWORD_MAX} characters` }),
+  email: text(254),
+  password: plainText(PASSWORD_MAX).min(1, { error: 'Required' }),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const loginResponse = z.object({ token: z.string().min(1), loginId: z.string().optional() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-const newPassword = z
-  .string({ error: 'Required' })
-  .min(PASSWORD_MIN, { error: `Must be at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `Must be at most ${PASSWORD_MAX} characters` });
+const newPassword = plainText(PASSWORD_MAX).min(PASSWORD_MIN, {
+  error: `Must be at least ${PASSWORD_MIN} characters`,
+});
 
 export const passResetBody = z.strictObject({
-  oldPassword: z
-    .string({ error: 'Required' })
-    .min(1, { error: 'Required' })
-    .max(PASSWORD_MAX, { error: `Must be at most ${PASSWORD_MAX} characters` }),
+  oldPassword: plainText(PASSWORD_MAX).min(1, { error: 'Required' }),
   newPassword,
 });
 export type PassResetBody = z.infer<typeof passResetBody>;
@@ -49,3 +38,13 @@ export const profile = z.object({
   createdAt: timestamp,
 });
 export type Profile = z.infer<typeof profile>;
+
+/**
+ * What the caller may do (`GET account/me/permissions`): per menu name, the kinds it holds. A
+ * SUPER_ADMIN holds every kind of every menu; the web app hides what the server would refuse.
+ */
+export const myPermissions = z.object({
+  role: Role,
+  grants: z.record(z.string(), z.array(PermissionKind)),
+});
+export type MyPermissions = z.infer<typeof myPermissions>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LINK_TYPES, LinkType, STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
+import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import { optionalEnum, optionalId, optionalText, timestamp } from './fields.ts';
 
 export const banner = z.object({
@@ -31,13 +31,23 @@ function linkRule(
   }
 }
 
+/** `linkRule` as the API document states it. */
+const LINK_RULE_DOCUMENTED = {
+  if: { properties: { linkType: { const: 'EXTERNAL' } }, required: ['linkType'] },
+  then: {
+    required: ['link'],
+    properties: { link: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/$.?#]\\S*$' } },
+  },
+};
+
 /** Create: the image comes as the multipart file `file`. */
 export const bannerCreateBody = z
   .strictObject({
     link: optionalText(2048),
     linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
   })
-  .superRefine(linkRule);
+  .superRefine(linkRule)
+  .meta(LINK_RULE_DOCUMENTED);
 export type BannerCreateBody = z.input<typeof bannerCreateBody>;
 
 export const bannerLinkBody = z
@@ -45,10 +55,14 @@ export const bannerLinkBody = z
     link: optionalText(2048),
     linkType: z.enum(LINK_TYPES, { error: `Must be one of ${LINK_TYPES.join(', ')}` }),
   })
-  .superRefine(linkRule);
+  .superRefine(linkRule)
+  .meta(LINK_RULE_DOCUMENTED);
 export type BannerLinkBody = z.input<typeof bannerLinkBody>;
 
+export const BANNER_SORTS = ['createdAt', 'status', 'linkType'] as const;
+
 export const bannerListQuery = listQuery.extend({
+  sort: sortParam(BANNER_SORTS),
   status: optionalEnum(STATUSES),
   linkType: optionalEnum(LINK_TYPES),
   masterAppId: optionalId,

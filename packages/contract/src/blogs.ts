@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
 import {
   bool,
   calendarDate,
   optionalCalendarDate,
   optionalEnum,
   optionalText,
+  plainText,
   text,
   timestamp,
 } from './fields.ts';
-import { atLeastOne, onceFieldsValid } from './partial.ts';
+import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 
 /** Largest rich text (blog and page `desc`) accepted, in characters, before it is sanitised. */
 export const RICH_TEXT_MAX_LENGTH = 100_000;
@@ -19,12 +20,10 @@ export const RICH_TEXT_MAX_LENGTH = 100_000;
  * Rich text as the editor writes it (HTML). The server stores it sanitised to a safe subset, so
  * what a call answers may differ from what was sent.
  */
-export const richText = z
-  .string({ error: 'Required' })
-  .max(RICH_TEXT_MAX_LENGTH, { error: `Must be at most ${RICH_TEXT_MAX_LENGTH} characters` });
+export const richText = plainText(RICH_TEXT_MAX_LENGTH, { multiline: true });
 
 /** A blog's rich text: required, and it must show something once sanitised (checked by the server). */
-const blogDesc = richText.refine((value) => value.trim() !== '', { error: 'Required' });
+const blogDesc = richText.regex(/\S/, { error: 'Required' });
 
 const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
 
@@ -32,7 +31,9 @@ const blank = (value: unknown) => typeof value === 'string' && value.trim() === 
 const optionalBool = z.preprocess((v) => (blank(v) ? undefined : v), bool.optional());
 
 /** A date to set: YYYY-MM-DD, or an empty string or null to clear it. */
-const dateOrNone = z.preprocess((v) => (blank(v) ? null : v), calendarDate.nullable());
+const dateOrNone = z
+  .preprocess((v) => (blank(v) ? null : v), calendarDate.nullable())
+  .meta({ description: 'YYYY-MM-DD; an empty string or null clears the date' });
 
 export const blog = z.object({
   id: z.number().int(),
@@ -54,7 +55,7 @@ export type Blog = z.infer<typeof blog>;
 export const blogCreateBody = z.strictObject({
   title: text(200),
   author: text(100),
-  shortDesc: text(500),
+  shortDesc: text(500, { multiline: true }),
   desc: blogDesc,
   date: optionalCalendarDate,
   status: optionalEnum(STATUSES).default('ACTIVE'),
@@ -72,11 +73,12 @@ export const blogUpdateBody = z
   .strictObject({
     title: optionalText(200),
     author: optionalText(100),
-    shortDesc: optionalText(500),
+    shortDesc: optionalText(500, { multiline: true }),
     desc: z.preprocess((v) => (blank(v) ? undefined : v), blogDesc.optional()),
     date: dateOrNone.optional(),
   })
-  .superRefine((body, ctx) => atLeastOne(body, BLOG_UPDATE_FIELDS, ctx), onceFieldsValid);
+  .superRefine((body, ctx) => atLeastOne(body, BLOG_UPDATE_FIELDS, ctx), onceFieldsValid)
+  .meta(atLeastOneDocumented(BLOG_UPDATE_FIELDS, ['date']));
 export type BlogUpdateBody = z.input<typeof blogUpdateBody>;
 
 /** The edit dialog's form: every text field stays required there; the date may be emptied. */
@@ -87,7 +89,11 @@ export const blogEditForm = blogCreateBody
 export const blogPopularBody = z.strictObject({ popular: bool });
 export type BlogPopularBody = z.input<typeof blogPopularBody>;
 
-export const blogListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export const BLOG_SORTS = ['createdAt', 'title', 'date', 'status'] as const;
+export const blogListQuery = listQuery.extend({
+  status: optionalEnum(STATUSES),
+  sort: sortParam(BLOG_SORTS),
+});
 export type BlogListQuery = z.input<typeof blogListQuery>;
 
 export const blogList = listResponse(blog);

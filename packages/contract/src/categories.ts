@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
 import { optionalEnum, text, timestamp } from './fields.ts';
 
 export const CATEGORY_NAME_MAX = 100;
@@ -18,7 +18,11 @@ export type Category = z.infer<typeof category>;
 export const categoryBody = z.strictObject({ name: text(CATEGORY_NAME_MAX) });
 export type CategoryBody = z.input<typeof categoryBody>;
 
-export const categoryListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export const CATEGORY_SORTS = ['createdAt', 'name', 'downloadCount', 'status'] as const;
+export const categoryListQuery = listQuery.extend({
+  status: optionalEnum(STATUSES),
+  sort: sortParam(CATEGORY_SORTS),
+});
 export type CategoryListQuery = z.input<typeof categoryListQuery>;
 
 export const categoryList = listResponse(category);

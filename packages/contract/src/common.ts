@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATUSES } from './enums.ts';
-import { id, intWithDefault, optionalText } from './fields.ts';
+import { intWithDefault, optionalEnum, optionalText, pathId } from './fields.ts';
 
 /** Largest page a list answers (API.md, Conventions). */
 export const MAX_LIMIT = 100;
@@ -13,6 +13,20 @@ export const listQuery = z.strictObject({
   keyword: optionalText(100),
 });
 export type ListQuery = z.input<typeof listQuery>;
+
+/**
+ * A list's `sort`: one of `fields` for ascending, or with a leading `-` for descending (API.md,
+ * Conventions); ties are broken by id. Each field is served by an index on the server.
+ */
+export function sortParam<const T extends readonly [string, ...string[]]>(fields: T) {
+  const values = [...fields, ...fields.map((f) => `-${f}`)] as unknown as readonly [
+    T[number] | `-${T[number]}`,
+    ...Array<T[number] | `-${T[number]}`>,
+  ];
+  return optionalEnum(values).meta({
+    description: `A field to sort by, ascending; with a leading "-", descending: ${fields.join(', ')}. Ties are broken by id.`,
+  });
+}
 
 /** `{ result, total }`: one page of rows and the count of every row matching the filters. */
 export function listResponse<T extends z.ZodType>(row: T) {
@@ -38,10 +52,10 @@ export const bulkResponse = z.object({
 export const messageResponse = z.object({ message: z.string() });
 
 /** A path that names one row by id. */
-export const idParams = z.strictObject({ id });
+export const idParams = z.strictObject({ id: pathId });
 
 /** A path that names the master app a new row belongs to. */
-export const masterAppIdParams = z.strictObject({ masterAppId: id });
+export const masterAppIdParams = z.strictObject({ masterAppId: pathId });
 
 /** The body of every status call. */
 export const statusBody = z.strictObject({

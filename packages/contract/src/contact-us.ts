@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuery, listResponse } from './common.ts';
+import { listQuery, listResponse, sortParam } from './common.ts';
 import { text, timestamp } from './fields.ts';
 
 export const CONTACT_NAME_MAX = 100;
@@ -23,15 +23,18 @@ export type ContactUs = z.infer<typeof contactUs>;
 export const contactUsBody = z.strictObject({
   fName: text(CONTACT_NAME_MAX),
   lName: text(CONTACT_NAME_MAX),
-  email: text(CONTACT_EMAIL_MAX).pipe(z.email({ error: 'Must be an email address' })),
+  email: text(CONTACT_EMAIL_MAX)
+    .pipe(z.email({ error: 'Must be an email address' }))
+    .meta({ format: 'email' }),
   phoneNumber: text(20)
     .min(6, { error: 'Must be at least 6 characters' })
     .regex(CONTACT_PHONE_NUMBER, { error: 'Must be digits, with an optional leading +' }),
-  query: text(CONTACT_QUERY_MAX),
+  query: text(CONTACT_QUERY_MAX, { multiline: true }),
 });
 export type ContactUsBody = z.input<typeof contactUsBody>;
 
-export const contactUsListQuery = listQuery;
+export const CONTACT_US_SORTS = ['createdAt', 'fName', 'email'] as const;
+export const contactUsListQuery = listQuery.extend({ sort: sortParam(CONTACT_US_SORTS) });
 export type ContactUsListQuery = z.input<typeof contactUsListQuery>;
 
 export const contactUsList = listResponse(contactUs);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
 import { optionalText, text, timestamp } from './fields.ts';
-import { atLeastOne, onceFieldsValid } from './partial.ts';
+import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 
 export const FAQ_QUESTION_MAX = 500;
 export const FAQ_ANSWER_MAX = 5000;
@@ -15,8 +15,8 @@ export const faq = z.object({
 export type Faq = z.infer<typeof faq>;
 
 export const faqCreateBody = z.strictObject({
-  question: text(FAQ_QUESTION_MAX),
-  answer: text(FAQ_ANSWER_MAX),
+  question: text(FAQ_QUESTION_MAX, { multiline: true }),
+  answer: text(FAQ_ANSWER_MAX, { multiline: true }),
 });
 export type FaqCreateBody = z.input<typeof faqCreateBody>;
 
@@ -26,13 +26,15 @@ export type FaqCreateBody = z.input<typeof faqCreateBody>;
  */
 export const faqUpdateBody = z
   .strictObject({
-    question: optionalText(FAQ_QUESTION_MAX),
-    answer: optionalText(FAQ_ANSWER_MAX),
+    question: optionalText(FAQ_QUESTION_MAX, { multiline: true }),
+    answer: optionalText(FAQ_ANSWER_MAX, { multiline: true }),
   })
-  .superRefine((body, ctx) => atLeastOne(body, ['question', 'answer'], ctx), onceFieldsValid);
+  .superRefine((body, ctx) => atLeastOne(body, ['question', 'answer'], ctx), onceFieldsValid)
+  .meta(atLeastOneDocumented(['question', 'answer']));
 export type FaqUpdateBody = z.input<typeof faqUpdateBody>;
 
-export const faqListQuery = listQuery;
+export const FAQ_SORTS = ['createdAt', 'question'] as const;
+export const faqListQuery = listQuery.extend({ sort: sortParam(FAQ_SORTS) });
 export type FaqListQuery = z.input<typeof faqListQuery>;
 
 export const faqList = listResponse(faq);

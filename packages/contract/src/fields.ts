@@ -5,6 +5,7 @@
  * numbers and booleans: each field accepts both, and an empty string for an optional field means
  * "absent" (API.md, Conventions).
  */
+import toRegexRange from 'to-regex-range';
 import { z } from 'zod';
 
 /** Largest id a PostgreSQL `integer` column holds; larger ids can never exist. */
@@ -68,29 +69,82 @@ export function intWithDefault(min: number, max: number, fallback: number) {
 
 /** A row id: a positive integer. */
 export const id = int(1, MAX_ID);
+
+/**
+ * A whole number in a path, written as digits only without leading zeros (`7`, not `07`, `+7`
+ * or `7 `), so one row has one URL. One pattern says it all, so the API document states the
+ * range exactly.
+ */
+export function pathInt(min: number, max: number) {
+  const pattern = new RegExp(`^(?:${toRegexRange(min, max)})$`);
+  return z
+    .string()
+    .regex(pattern, { error: `Must be a whole number from ${min} to ${max}, in digits only` })
+    .transform(Number);
+}
+
+/** A row id in a path. */
+export const pathId = pathInt(1, MAX_ID);
 export const optionalId = optionalInt(1, MAX_ID);
 
 /** A boolean; "true"/"false" and "1"/"0" are accepted. */
 export const bool = z.preprocess(toBoolean, z.boolean({ error: 'Must be true or false' }));
 
-/** A required, trimmed, non-empty string of at most `max` characters. */
-export function text(max: number) {
-  return z
+/**
+ * Control characters (C0, DEL, C1) are refused in text: they print as nothing, break exports and
+ * logs, and are never typed on purpose. Multi-line text keeps tab and newline, and its carriage
+ * returns (which browsers send before each newline) become plain newlines.
+ */
+export const NO_CONTROL_CHARACTERS = 'Must not contain control characters';
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+// eslint-disable-next-line no-control-regex -- as above
+const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+const toNewlines = (value: string) => value.replace(/\r\n?/g, '\n');
+
+export type TextOptions = {
+  /** Tab, newline and carriage return allowed (the latter read as a newline). */
+  multiline?: boolean;
+  /** A pattern the (trimmed) text must match, with the message when it does not. */
+  pattern?: { regex: RegExp; message: string };
+};
+
+/** A string without control characters (see above), untrimmed, of at most `max` characters. */
+export function plainText(max: number, options: TextOptions = {}) {
+  const schema = z
     .string({ error: 'Required' })
-    .trim()
+    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, { error: NO_CONTROL_CHARACTERS });
+  return (options.multiline ? schema.overwrite(toNewlines) : schema).max(max, {
+    error: `Must be at most ${max} characters`,
+  });
+}
+
+/** A required, trimmed, non-empty string of at most `max` characters. */
+export function text(max: number, options: TextOptions = {}) {
+  const schema = z
+    .string({ error: 'Required' })
+    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, { error: NO_CONTROL_CHARACTERS })
+    .trim();
+  return (options.multiline ? schema.overwrite(toNewlines) : schema)
     .min(1, { error: 'Required' })
     .max(max, { error: `Must be at most ${max} characters` });
 }
 
 /** An optional trimmed string; an empty string counts as absent. */
-export function optionalText(max: number) {
+export function optionalText(max: number, options: TextOptions = {}) {
+  const schema = z
+    .string({ error: 'Must be text' })
+    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, { error: NO_CONTROL_CHARACTERS })
+    .trim();
+  const checked = (options.multiline ? schema.overwrite(toNewlines) : schema).max(max, {
+    error: `Must be at most ${max} characters`,
+  });
   return z.preprocess(
     blankToUndefined,
-    z
-      .string({ error: 'Must be text' })
-      .trim()
-      .max(max, { error: `Must be at most ${max} characters` })
-      .optional(),
+    (options.pattern
+      ? checked.regex(options.pattern.regex, { error: options.pattern.message })
+      : checked
+    ).optional(),
   );
 }
 
@@ -113,11 +167,8 @@ export function isCalendarDate(value: string): boolean {
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
-/** A calendar date YYYY-MM-DD. */
-export const calendarDate = z
-  .string({ error: 'Must be a date (YYYY-MM-DD)' })
-  .trim()
-  .refine(isCalendarDate, { error: 'Must be a real date written YYYY-MM-DD' });
+/** A calendar date YYYY-MM-DD (a real one: no 30 February). */
+export const calendarDate = z.iso.date({ error: 'Must be a real date written YYYY-MM-DD' });
 
 /** An optional calendar date; an empty string counts as absent. */
 export const optionalCalendarDate = z.preprocess(blankToUndefined, calendarDate.optional());

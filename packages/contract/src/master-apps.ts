@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuery, listResponse, mutationResponse } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
 import { text, timestamp } from './fields.ts';
 
 export const masterApp = z.object({ id: z.number().int(), name: z.string(), createdAt: timestamp });
@@ -8,6 +8,7 @@ export type MasterApp = z.infer<typeof masterApp>;
 export const masterAppBody = z.strictObject({ name: text(100) });
 export type MasterAppBody = z.infer<typeof masterAppBody>;
 
-export const masterAppListQuery = listQuery;
+export const MASTER_APP_SORTS = ['createdAt', 'name'] as const;
+export const masterAppListQuery = listQuery.extend({ sort: sortParam(MASTER_APP_SORTS) });
 export const masterAppList = listResponse(masterApp);
 export const masterAppMutation = mutationResponse(masterApp);

@@ -7,6 +7,7 @@ export const MESSAGES = {
   loginNetworkError: 'Invalid credentials or somthing went wrong!',
   accessDenied: 'Access Denied!',
   requestTimedOut: 'The server took too long to answer',
+  networkError: 'The server could not be reached',
 
   // Auth
   invalidCredentials: 'Invalid email or password',

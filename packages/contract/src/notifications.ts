@@ -3,7 +3,7 @@
  * The spec's `acccountId` is spelled `accountId` (API.md, Conventions).
  */
 import { z } from 'zod';
-import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
+import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import { id, optionalId, text, timestamp } from './fields.ts';
 
 export const notification = z.object({
@@ -26,14 +26,18 @@ export type Notification = z.infer<typeof notification>;
  */
 export const notificationCreateBody = z.strictObject({
   title: text(200),
-  desc: text(2000),
+  desc: text(2000, { multiline: true }),
   type: text(50),
   masterAppId: id,
   accountId: optionalId,
 });
 export type NotificationCreateBody = z.input<typeof notificationCreateBody>;
 
-export const notificationListQuery = listQuery.extend({ masterAppId: optionalId });
+export const NOTIFICATION_SORTS = ['createdAt', 'title'] as const;
+export const notificationListQuery = listQuery.extend({
+  masterAppId: optionalId,
+  sort: sortParam(NOTIFICATION_SORTS),
+});
 export type NotificationListQuery = z.input<typeof notificationListQuery>;
 
 export const notificationList = listResponse(notification);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
+import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import { optionalId, optionalText, text, timestamp } from './fields.ts';
-import { atLeastOne, onceFieldsValid } from './partial.ts';
+import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 import { richText } from './blogs.ts';
 
 /** A master app's page (About Us, Privacy Policy, …): created with the app, never deleted. */
@@ -26,13 +26,18 @@ export const pageUpdateBody = z
     title: optionalText(200),
     desc: richText.optional(),
   })
-  .superRefine((body, ctx) => atLeastOne(body, PAGE_UPDATE_FIELDS, ctx), onceFieldsValid);
+  .superRefine((body, ctx) => atLeastOne(body, PAGE_UPDATE_FIELDS, ctx), onceFieldsValid)
+  .meta(atLeastOneDocumented(PAGE_UPDATE_FIELDS, ['desc']));
 export type PageUpdateBody = z.input<typeof pageUpdateBody>;
 
 /** The edit dialog's form: the title stays required there. */
 export const pageEditForm = z.object({ title: text(200), desc: richText });
 
-export const pageListQuery = listQuery.extend({ masterAppId: optionalId });
+export const PAGE_SORTS = ['title', 'updatedAt'] as const;
+export const pageListQuery = listQuery.extend({
+  masterAppId: optionalId,
+  sort: sortParam(PAGE_SORTS),
+});
 export type PageListQuery = z.input<typeof pageListQuery>;
 
 export const pageList = listResponse(page);

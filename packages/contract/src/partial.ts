@@ -22,3 +22,24 @@ export function atLeastOne<T extends Record<string, unknown>>(
   const message = `Give at least one of ${fields.join(', ')}`;
   for (const field of fields) ctx.addIssue({ code: 'custom', path: [field], message });
 }
+
+/**
+ * `atLeastOne` as the API document states it: some field of `fields` given, where a blank string
+ * counts as absent except for the fields in `blankGiven` (a blank there means "clear it").
+ */
+export function atLeastOneDocumented(
+  fields: readonly string[],
+  blankGiven: readonly string[] = [],
+): { anyOf: object[]; description: string } {
+  return {
+    anyOf: fields.map((field) =>
+      blankGiven.includes(field)
+        ? { required: [field] }
+        : {
+            required: [field],
+            not: { properties: { [field]: { type: 'string', pattern: '^\\s*$' } } },
+          },
+    ),
+    description: `Give at least one of ${fields.join(', ')}.`,
+  };
+}

@@ -7,6 +7,7 @@ export const PATHS = {
   logout: '/auth/admin/logout',
   passReset: '/auth/admin/pass-reset',
   adminDetail: '/account/admin-detail',
+  myPermissions: '/account/me/permissions',
   dashboard: '/dashboard/getCount',
   masterAppCreate: '/master-app',
   masterAppList: '/master-app/list',

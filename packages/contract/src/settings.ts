@@ -4,7 +4,8 @@
  * (`user_domain`, `admin_domain`, `mobile_domain`) in bodies and rows.
  */
 import { z } from 'zod';
-import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
+import { atLeastOneDocumented } from './partial.ts';
+import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import { optionalId, optionalText, text, timestamp } from './fields.ts';
 
 export const settings = z.object({
@@ -24,11 +25,14 @@ export const SETTINGS_DOMAIN_FIELDS = ['user_domain', 'admin_domain', 'mobile_do
 export const MAX_DOMAIN_LENGTH = 255;
 
 /** A host name: dot-separated labels of letters, digits and inner hyphens. */
-const HOST = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*';
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOST = `${LABEL}(?:\\.${LABEL})*`;
 const PORT = '(?::\\d{1,5})?';
-const HOST_AND_PORT = new RegExp(`^${HOST}${PORT}$`, 'i');
+const HOST_AND_PORT = `${HOST}${PORT}`;
 /** An http(s) URL: host, optional port, optional path, query or fragment; no credentials. */
-const HTTP_URL = new RegExp(`^https?://${HOST}${PORT}(?:[/?#]\\S*)?$`, 'i');
+const HTTP_URL = `[Hh][Tt][Tt][Pp][Ss]?://${HOST}${PORT}(?:[/?#]\\S*)?`;
+/** No flags, so the API document states it as it is. */
+const DOMAIN = new RegExp(`^(?:${HOST_AND_PORT}|${HTTP_URL})$`);
 
 /**
  * A domain is either a host name, optionally with a port (`app.example.com`, `localhost:3000`),
@@ -36,16 +40,15 @@ const HTTP_URL = new RegExp(`^https?://${HOST}${PORT}(?:[/?#]\\S*)?$`, 'i');
  * no user:password@).
  */
 export function isDomain(value: string): boolean {
-  return HOST_AND_PORT.test(value) || HTTP_URL.test(value);
+  return DOMAIN.test(value);
 }
 
 const DOMAIN_MESSAGE = 'Must be a host name (app.example.com) or an http(s) URL';
 
 /** An optional domain; an empty string counts as absent. */
-const optionalDomain = optionalText(MAX_DOMAIN_LENGTH).refine(
-  (v) => v === undefined || isDomain(v),
-  { error: DOMAIN_MESSAGE },
-);
+const optionalDomain = optionalText(MAX_DOMAIN_LENGTH, {
+  pattern: { regex: DOMAIN, message: DOMAIN_MESSAGE },
+});
 
 /** Create: the logo comes as the multipart image file `logo`. */
 export const settingsCreateBody = z.strictObject({
@@ -68,10 +71,16 @@ export const settingsUpdateBody = z
     admin_domain: optionalDomain.nullable(),
     mobile_domain: optionalDomain.nullable(),
   })
+  // With a new `logo` file, no field is needed (the upload adds that choice to the document).
+  .meta(atLeastOneDocumented(['title', ...SETTINGS_DOMAIN_FIELDS]))
   .optional();
 export type SettingsUpdateBody = z.input<typeof settingsUpdateBody>;
 
-export const settingsListQuery = listQuery.extend({ masterAppId: optionalId });
+export const SETTINGS_SORTS = ['title', 'updatedAt'] as const;
+export const settingsListQuery = listQuery.extend({
+  masterAppId: optionalId,
+  sort: sortParam(SETTINGS_SORTS),
+});
 export type SettingsListQuery = z.input<typeof settingsListQuery>;
 
 export const settingsList = listResponse(settings);

@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse } from './common.ts';
-import { int, optionalEnum, optionalInt, optionalText, text, timestamp } from './fields.ts';
-import { atLeastOne, onceFieldsValid } from './partial.ts';
+import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import {
+  int,
+  optionalEnum,
+  optionalInt,
+  optionalText,
+  pathInt,
+  text,
+  timestamp,
+} from './fields.ts';
+import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 
 export const SPECIAL_DAY_NAME_MAX = 100;
 export const SPECIAL_DAY_YEAR_MIN = 2000;
@@ -47,6 +55,18 @@ export const specialDay = z.object({
 });
 export type SpecialDay = z.infer<typeof specialDay>;
 
+/** The days a month has, as the API document states them (29 February is allowed). */
+const DAYS_IN_MONTH_DOCUMENTED = [
+  {
+    if: { properties: { month: { enum: [4, 6, 9, 11] } }, required: ['month', 'day'] },
+    then: { properties: { day: { maximum: 30 } } },
+  },
+  {
+    if: { properties: { month: { const: 2 } }, required: ['month', 'day'] },
+    then: { properties: { day: { maximum: 29 } } },
+  },
+];
+
 export const specialDayCreateBody = z
   .strictObject({
     name: text(SPECIAL_DAY_NAME_MAX),
@@ -56,7 +76,8 @@ export const specialDayCreateBody = z
   .superRefine((body, ctx) => {
     const problem = specialDayProblem(body.month, body.day);
     if (problem) ctx.addIssue({ code: 'custom', path: ['day'], message: problem });
-  }, onceFieldsValid);
+  }, onceFieldsValid)
+  .meta({ allOf: DAYS_IN_MONTH_DOCUMENTED });
 export type SpecialDayCreateBody = z.input<typeof specialDayCreateBody>;
 
 /**
@@ -74,15 +95,26 @@ export const specialDayUpdateBody = z
     if (body.month === undefined || body.day === undefined) return;
     const problem = specialDayProblem(body.month, body.day);
     if (problem) ctx.addIssue({ code: 'custom', path: ['day'], message: problem });
-  }, onceFieldsValid);
+  }, onceFieldsValid)
+  .meta({
+    ...atLeastOneDocumented(['name', 'month', 'day']),
+    allOf: DAYS_IN_MONTH_DOCUMENTED,
+    description:
+      'Give at least one of name, month, day. A month or day given alone is checked against ' +
+      'the stored other half (no 31 April, no 30 February).',
+  });
 export type SpecialDayUpdateBody = z.input<typeof specialDayUpdateBody>;
 
-export const specialDayListQuery = listQuery.extend({ status: optionalEnum(STATUSES) });
+export const SPECIAL_DAY_SORTS = ['name', 'createdAt'] as const;
+export const specialDayListQuery = listQuery.extend({
+  status: optionalEnum(STATUSES),
+  sort: sortParam(SPECIAL_DAY_SORTS),
+});
 export type SpecialDayListQuery = z.input<typeof specialDayListQuery>;
 
 /** `PUT special-day/year/{year}`. */
 export const specialDayYearParams = z.strictObject({
-  year: int(SPECIAL_DAY_YEAR_MIN, SPECIAL_DAY_YEAR_MAX),
+  year: pathInt(SPECIAL_DAY_YEAR_MIN, SPECIAL_DAY_YEAR_MAX),
 });
 
 export const specialDayList = listResponse(specialDay);

@@ -1,60 +1,202 @@
 /**
- * Sign-in throttling: after `maxFailures` failures within the window, for one client IP or for one
- * account identifier, sign-in answers 429 until the window has room again. Failures are counted in
- * the database, so every instance sees the same count without any other service.
+ * Sign-in throttling, decided before any password is checked, in atomic steps: every attempt
+ * first takes its place in two counters (its client address and the account identifier it names)
+ * with one atomic increment each, so concurrent attempts can never all slip under the limit; a
+ * successful or uncounted attempt gives its place back afterwards.
+ *
+ * - An address with `maxFailures` attempts in the window is refused (429, Retry-After) for any
+ *   account: guessing from one place is slowed down.
+ * - An account with `maxFailures` failures in the window is locked, but only for addresses that
+ *   failed recently: the owner, signing in from an address with no recent failure, still gets
+ *   their password checked, so a stranger who knows the owner's email cannot lock them out. Each
+ *   such exempt attempt on a locked account spends one of `maxFailures × 10` a window, so a
+ *   guesser with many addresses gets at most that many more guesses.
+ * - A successful sign-in clears the account's count.
+ *
+ * The counts live in the database (shared by every instance, no other service needed), or in
+ * Redis when REDIS_URL is set. Windows are fixed: a count starts at its first attempt and lasts
+ * `windowMinutes`.
  */
+import type { Redis } from 'ioredis';
+import { MESSAGES } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
-import { now } from '../db/dialect.ts';
+import { tooManyRequests } from '../http/errors.ts';
 
-export class LoginThrottle {
+/** Counts that go up one atomic step at a time, each within its own window. */
+export interface AttemptCounters {
+  /** Adds one to `key` (starting its window when it has none) and answers the new count. */
+  hit(key: string): Promise<{ count: number; retryAfterSeconds: number }>;
+  /** Takes one back from `key`, if it is still counting. */
+  undo(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
+}
+
+export class DatabaseCounters implements AttemptCounters {
   readonly #db: Db;
-  readonly #max: number;
   readonly #windowMs: number;
-
-  constructor(db: Db, options: { maxFailures: number; windowMinutes: number }) {
+  constructor(db: Db, windowMs: number) {
     this.#db = db;
-    this.#max = options.maxFailures;
-    this.#windowMs = options.windowMinutes * 60_000;
+    this.#windowMs = windowMs;
   }
 
-  static keys(ip: string, identifier: string): string[] {
-    return [`ip:${ip}`, `login:${identifier.trim().toLowerCase()}`];
+  async hit(key: string) {
+    const now = Date.now();
+    const cutoff = new Date(now - this.#windowMs).toISOString();
+    // One statement: the count is read and raised together, whoever else is signing in.
+    const row = await this.#db
+      .insertInto('loginThrottle')
+      .values({ key, windowStart: new Date(now).toISOString(), count: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          count: eb
+            .case()
+            .when('loginThrottle.windowStart', '<=', cutoff)
+            .then(1)
+            .else(eb('loginThrottle.count', '+', 1))
+            .end(),
+          windowStart: eb
+            .case()
+            .when('loginThrottle.windowStart', '<=', cutoff)
+            .then(eb.ref('excluded.windowStart'))
+            .else(eb.ref('loginThrottle.windowStart'))
+            .end(),
+        })),
+      )
+      .returning(['count', 'windowStart'])
+      .executeTakeFirstOrThrow();
+    // Counts whose window has ended are no use to anyone.
+    await this.#db.deleteFrom('loginThrottle').where('windowStart', '<=', cutoff).execute();
+    const endsMs = Date.parse(row.windowStart) + this.#windowMs;
+    return {
+      count: Number(row.count),
+      retryAfterSeconds: Math.max(1, Math.ceil((endsMs - now) / 1000)),
+    };
   }
 
-  /** Seconds to wait when any key has used up its failures, else undefined. */
-  async retryAfter(keys: string[]): Promise<number | undefined> {
-    const since = new Date(Date.now() - this.#windowMs).toISOString();
-    let wait: number | undefined;
-    for (const key of keys) {
-      const recent = await this.#db
-        .selectFrom('loginFailures')
-        .select('createdAt')
-        .where('key', '=', key)
-        .where('createdAt', '>', since)
-        .orderBy('createdAt', 'desc')
-        .limit(this.#max)
-        .execute();
-      const oldest = recent[this.#max - 1];
-      if (oldest) {
-        // When the max-th newest failure leaves the window, one more attempt is allowed.
-        const ms = Date.parse(oldest.createdAt) + this.#windowMs - Date.now();
-        wait = Math.max(wait ?? 0, Math.max(1, Math.ceil(ms / 1000)));
-      }
-    }
-    return wait;
-  }
-
-  async recordFailure(keys: string[]): Promise<void> {
-    const at = now();
-    const since = new Date(Date.now() - this.#windowMs).toISOString();
-    await this.#db.deleteFrom('loginFailures').where('createdAt', '<=', since).execute();
+  async undo(key: string) {
     await this.#db
-      .insertInto('loginFailures')
-      .values(keys.map((key) => ({ key, createdAt: at })))
+      .updateTable('loginThrottle')
+      .set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', '=', key)
+      .where('count', '>', 0)
       .execute();
   }
 
-  async clear(key: string): Promise<void> {
-    await this.#db.deleteFrom('loginFailures').where('key', '=', key).execute();
+  async clear(key: string) {
+    await this.#db.deleteFrom('loginThrottle').where('key', '=', key).execute();
+  }
+}
+
+const UNDO = "if redis.call('get', KEYS[1]) then return redis.call('decr', KEYS[1]) end return 0";
+
+export class RedisCounters implements AttemptCounters {
+  readonly #redis: Redis;
+  readonly #windowMs: number;
+  constructor(redis: Redis, windowMs: number) {
+    this.#redis = redis;
+    this.#windowMs = windowMs;
+  }
+
+  #key(key: string) {
+    return `master-admin:login:${key}`;
+  }
+
+  async hit(key: string) {
+    const k = this.#key(key);
+    const results = await this.#redis
+      .multi()
+      .incr(k)
+      .pexpire(k, this.#windowMs, 'NX')
+      .pttl(k)
+      .exec();
+    const [[incrError, count] = [], , [ttlError, ttl] = []] = results ?? [];
+    const error = incrError ?? ttlError;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return {
+      count: Number(count),
+      retryAfterSeconds: Math.max(1, Math.ceil(Number(ttl) / 1000)),
+    };
+  }
+
+  async undo(key: string) {
+    await this.#redis.eval(UNDO, 1, this.#key(key));
+  }
+
+  async clear(key: string) {
+    await this.#redis.del(this.#key(key));
+  }
+}
+
+/** What became of an attempt once its password was checked. */
+export interface Attempt {
+  /** The password was right: the address's place is given back, the account's count cleared. */
+  succeeded(): Promise<void>;
+  /** The password was right but the sign-in refused for another reason: nothing counts. */
+  uncounted(): Promise<void>;
+}
+
+export class LoginThrottle {
+  readonly #counters: AttemptCounters;
+  readonly #max: number;
+
+  constructor(counters: AttemptCounters, options: { maxFailures: number }) {
+    this.#counters = counters;
+    this.#max = options.maxFailures;
+  }
+
+  static addressKey(ip: string) {
+    return `ip:${ip}`;
+  }
+
+  static accountKey(identifier: string) {
+    return `login:${identifier.trim().toLowerCase()}`;
+  }
+
+  /**
+   * Decides whether an attempt may have its password checked, counting it; answers 429 when not.
+   * The attempt counts as a failure unless `succeeded` or `uncounted` is called after the check.
+   */
+  async begin(ip: string, identifier: string): Promise<Attempt> {
+    const address = LoginThrottle.addressKey(ip);
+    const account = LoginThrottle.accountKey(identifier);
+    const exempt = `exempt:${account}`;
+    const counters = this.#counters;
+
+    const byAddress = await counters.hit(address);
+    if (byAddress.count > this.#max) {
+      await counters.undo(address);
+      throw tooManyRequests(MESSAGES.tooManyAttempts, byAddress.retryAfterSeconds);
+    }
+    const byAccount = await counters.hit(account);
+    let spent: string[] = [address, account];
+    if (byAccount.count > this.#max) {
+      // Locked. An address whose only attempt in the window is this one may still try, within
+      // the account's budget of such attempts.
+      const clean = byAddress.count === 1;
+      const budget = clean ? await counters.hit(exempt) : undefined;
+      if (!budget || budget.count > this.#max * 10) {
+        if (budget) spent = [...spent, exempt];
+        for (const key of spent) await counters.undo(key);
+        throw tooManyRequests(MESSAGES.tooManyAttempts, byAccount.retryAfterSeconds);
+      }
+      spent = [...spent, exempt];
+    }
+    return {
+      succeeded: async () => {
+        await counters.undo(address);
+        await counters.clear(account);
+        await counters.clear(exempt);
+      },
+      uncounted: async () => {
+        for (const key of spent) await counters.undo(key);
+      },
+    };
+  }
+
+  /** Lifts an account's lock (the operator's reset-password). */
+  async clearAccount(identifier: string): Promise<void> {
+    const account = LoginThrottle.accountKey(identifier);
+    await this.#counters.clear(account);
+    await this.#counters.clear(`exempt:${account}`);
   }
 }

@@ -13,8 +13,33 @@ export interface Dialect {
   dateType: 'text' | 'date';
   /** Makes `id` an auto-incrementing primary key that never reuses a deleted row's id. */
   idColumn: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-  /** Case-insensitive "contains" over a column (the list keyword). */
-  contains(column: string, keyword: string): Expression<SqlBool>;
+  /**
+   * Case-insensitive "contains" over a column, for keywords too short to index (a scan).
+   * `pattern` is `containsPattern(keyword)`, passed apart so compiled statements can be reused.
+   */
+  contains(column: string, pattern: unknown): Expression<SqlBool>;
+  containsPattern(keyword: string): string;
+  /**
+   * The list's search structure (list-structures.ts): its table, its row-id column, and the
+   * condition on it that holds for rows containing the keyword (case-insensitive, in any one of
+   * the searched columns). `pattern` is `searchPattern(keyword)`, for keywords of at least
+   * SEARCH_MIN_LENGTH characters.
+   */
+  search(
+    list: string,
+    pattern: unknown,
+  ): { table: string; id: string; matches: Expression<SqlBool> };
+  searchPattern(keyword: string): string;
+  /** `column` as a value the planner will not look up in an index (SQLite's unary +). */
+  unindexed(column: string): Expression<unknown>;
+}
+
+/** Keywords this long (in characters) use the trigram index; shorter ones scan (`contains`). */
+export const SEARCH_MIN_LENGTH = 3;
+
+/** A phrase query for FTS5: the keyword as one quoted string, so nothing in it is syntax. */
+function ftsPhrase(keyword: string): string {
+  return `"${keyword.replaceAll('"', '""')}"`;
 }
 
 function likePattern(keyword: string): string {
@@ -31,8 +56,20 @@ export function dialectFor(kind: DialectKind): Dialect {
       kind === 'postgres'
         ? col.primaryKey().generatedAlwaysAsIdentity()
         : col.primaryKey().autoIncrement(),
-    contains: (column, keyword) =>
-      sql<SqlBool>`${sql.ref(column)} ${like} ${likePattern(keyword)} escape '\\'`,
+    contains: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ${like} ${pattern} escape '\\'`,
+    containsPattern: likePattern,
+    search: (list, pattern) => {
+      const table = `${list}_search`;
+      return kind === 'postgres'
+        ? {
+            table,
+            id: 'id',
+            matches: sql<SqlBool>`${sql.ref(`${table}.doc`)} ilike ${pattern} escape '\\'`,
+          }
+        : { table, id: 'rowid', matches: sql<SqlBool>`${sql.table(table)} match ${pattern}` };
+    },
+    searchPattern: kind === 'postgres' ? likePattern : ftsPhrase,
+    unindexed: (column) => (kind === 'postgres' ? sql.ref(column) : sql`+${sql.ref(column)}`),
   };
 }
 

@@ -3,23 +3,36 @@ import type { DatabaseHandle } from './connect.ts';
 import type { Dialect } from './dialect.ts';
 import { foundation } from './migrations/0001-foundation.ts';
 import { content } from './migrations/0002-content.ts';
+import { lists } from './migrations/0003-lists.ts';
+import { loginThrottle } from './migrations/0004-login-throttle.ts';
+import { authChanges } from './migrations/0005-auth-changes.ts';
+import { sorts } from './migrations/0006-sorts.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
   return {
     '0001-foundation': foundation(d),
     '0002-content': content(d),
+    '0003-lists': lists(d),
+    '0004-login-throttle': loginThrottle(d),
+    '0005-auth-changes': authChanges(d),
+    '0006-sorts': sorts(),
   };
 }
 
-/** Brings the schema up to date. Safe to run from several instances at once (migration lock). */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+/**
+ * Brings the schema up to date (or to `target`, for tests of an upgrade). Safe to run from
+ * several instances at once (migration lock).
+ */
+export async function migrateToLatest(handle: DatabaseHandle, target?: string): Promise<string[]> {
   // Migrations speak snake_case on their own, without the CamelCasePlugin.
   const migrator = new Migrator({
     db: handle.db.withoutPlugins(),
     provider: { getMigrations: async () => migrations(handle.dialect) },
   });
-  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  const { error, results }: MigrationResultSet = await (target
+    ? migrator.migrateTo(target)
+    : migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(

@@ -53,10 +53,11 @@ export interface LoginHistoryTable {
   createdAt: Timestamp;
 }
 
-export interface LoginFailureTable {
-  id: Generated<number>;
+/** Sign-in attempts per key in the current window (auth/throttle.ts). */
+export interface LoginThrottleTable {
   key: string;
-  createdAt: Timestamp;
+  windowStart: Timestamp;
+  count: number;
 }
 
 export interface MasterAppTable {
@@ -209,11 +210,22 @@ export interface ContactUsTable {
   createdAt: Timestamp;
 }
 
+/** Rows per list and grouping set of filter values, kept by triggers (list-structures.ts). */
+export interface ListCountTable {
+  list: string;
+  grp: number;
+  k1: string;
+  k2: string;
+  k3: string;
+  k4: string;
+  n: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
   loginHistory: LoginHistoryTable;
-  loginFailures: LoginFailureTable;
+  loginThrottle: LoginThrottleTable;
   masterApps: MasterAppTable;
   menus: MenuTable;
   permissions: PermissionTable;
@@ -228,6 +240,7 @@ export interface Database {
   settings: SettingsTable;
   notifications: NotificationTable;
   contactUs: ContactUsTable;
+  listCounts: ListCountTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -31,7 +31,9 @@ export const invalidField = (path: string, message: string) =>
 export const unauthorized = (message: string = MESSAGES.notSignedIn) => new HttpError(401, message);
 export const forbidden = () => new HttpError(403, MESSAGES.accessDenied);
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+/** A 409; `field` names the form field whose value is taken, so a form can mark it. */
+export const conflict = (message: string, field?: string) =>
+  new HttpError(409, message, field ? { details: [{ path: field, message }] } : {});
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 

@@ -46,6 +46,9 @@ export async function registerWebApp(app: FastifyInstance, dist: string | undefi
       index: 'index.html',
       // Files are looked up per request, so a rebuild is served without a restart.
       wildcard: true,
+      // The build writes .br and .gz beside each asset (apps/web/precompress.ts): sent as the
+      // browser accepts, with Vary: Accept-Encoding.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, file) =>
         void reply.header(

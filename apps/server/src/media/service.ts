@@ -78,6 +78,32 @@ export class MediaService {
     }
   }
 
+  /** The keys among `keys` that some row names (a media column, or inside rich text). */
+  async usedAmong(keys: readonly string[]): Promise<Set<string>> {
+    const used = new Set<string>();
+    if (keys.length === 0) return used;
+    for (const [table, column] of MEDIA_COLUMNS) {
+      const rows = await sql<{
+        key: string;
+      }>`select ${sql.ref(column)} as key from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(keys)})`.execute(
+        this.#db,
+      );
+      for (const row of rows.rows) used.add(row.key);
+    }
+    // Rich text is read once for the whole batch: each body is searched for every key.
+    for (const [table, column] of RICH_TEXT_COLUMNS) {
+      const rows = await sql<{
+        body: string;
+      }>`select ${sql.ref(column)} as body from ${sql.table(table)} where ${sql.ref(column)} like ${'%/media/%'} or ${sql.ref(column)} like ${'%://%'}`.execute(
+        this.#db,
+      );
+      for (const { body } of rows.rows) {
+        for (const key of keys) if (body.includes(key)) used.add(key);
+      }
+    }
+    return used;
+  }
+
   async isUsed(key: string): Promise<boolean> {
     for (const [table, column] of MEDIA_COLUMNS) {
       const row = await sql<{

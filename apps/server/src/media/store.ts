@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import {
   DeleteObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -17,12 +18,23 @@ export interface MediaStore {
   /** Stores `body` under `key`; when it resolves, the file is complete and readable. */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** When `key` was last written (ms since the epoch), or undefined when it is not stored. */
+  modifiedMs(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
   /** The URL a browser loads the file from. */
   url(key: string): string;
   /** The key behind a URL this store gave out, else undefined. */
   keyOf(url: string): string | undefined;
+  /**
+   * Everything stored, with when it was last written: files under their keys, and (on local
+   * disk) files half-written by a process that stopped (`partial`, removed with `removePartial`).
+   */
+  list(): AsyncIterable<StoredEntry>;
 }
+
+export type StoredEntry =
+  | { key: string; modifiedMs: number; partial?: undefined }
+  | { partial: string; modifiedMs: number; key?: undefined };
 
 /** Keys are lower-case path segments of letters, digits, dots and dashes: nothing else. */
 const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*\/[a-z0-9-]+(\.[a-z0-9]+)+$/;
@@ -55,6 +67,14 @@ export class LocalStore implements MediaStore {
     return fs.existsSync(this.#file(key));
   }
 
+  async modifiedMs(key: string) {
+    try {
+      return (await fs.promises.stat(this.#file(key))).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
   async delete(key: string) {
     await fs.promises.rm(this.#file(key), { force: true });
   }
@@ -65,6 +85,31 @@ export class LocalStore implements MediaStore {
 
   keyOf(url: string) {
     return url.startsWith('/media/') ? url.slice('/media/'.length) : undefined;
+  }
+
+  async *list(): AsyncIterable<StoredEntry> {
+    for (const entry of await fs.promises.readdir(this.dir, {
+      recursive: true,
+      withFileTypes: true,
+    })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const relative = path.relative(this.dir, file).split(path.sep).join('/');
+      let stat;
+      try {
+        stat = await fs.promises.stat(file);
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (relative.endsWith('.part')) yield { partial: relative, modifiedMs: stat.mtimeMs };
+      else if (KEY.test(relative)) yield { key: relative, modifiedMs: stat.mtimeMs };
+    }
+  }
+
+  /** Removes a half-written file `list` reported. */
+  async removePartial(relative: string) {
+    if (!relative.endsWith('.part') || relative.includes('..')) return;
+    await fs.promises.rm(path.join(this.dir, ...relative.split('/')), { force: true });
   }
 }
 
@@ -101,13 +146,19 @@ export class S3Store implements MediaStore {
   }
 
   async exists(key: string) {
+    return (await this.modifiedMs(key)) !== undefined;
+  }
+
+  async modifiedMs(key: string) {
     assertKey(key);
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
-      return true;
+      const head = await this.#client.send(
+        new HeadObjectCommand({ Bucket: this.#bucket, Key: key }),
+      );
+      return head.LastModified?.getTime() ?? 0;
     } catch (err) {
       if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) {
-        return false;
+        return undefined;
       }
       throw err;
     }
@@ -120,6 +171,21 @@ export class S3Store implements MediaStore {
 
   url(key: string) {
     return `${this.#publicUrl}/${key}`;
+  }
+
+  async *list(): AsyncIterable<StoredEntry> {
+    let token: string | undefined;
+    do {
+      const page = await this.#client.send(
+        new ListObjectsV2Command({ Bucket: this.#bucket, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key && KEY.test(object.Key)) {
+          yield { key: object.Key, modifiedMs: object.LastModified?.getTime() ?? Date.now() };
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   keyOf(url: string) {

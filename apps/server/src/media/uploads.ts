@@ -6,7 +6,6 @@
  * `MediaService.saveImage`. Temporary files are removed when the response is sent.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +13,7 @@ import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { HttpError, invalidField } from '../http/errors.ts';
+import { checkPathAndQuery } from '../http/validation.ts';
 import { sniffImage } from './images.ts';
 
 export type UploadKind = 'image';
@@ -26,10 +26,14 @@ export type Upload = {
   kind: UploadKind;
 };
 
+/** A file field: its kind, required unless `optional`. */
+export type UploadSpec = UploadKind | { kind: UploadKind; optional: true };
+const kindOf = (spec: UploadSpec): UploadKind => (typeof spec === 'string' ? spec : spec.kind);
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The multipart file fields this route takes, and what each must be. */
-    uploads?: Record<string, UploadKind>;
+    uploads?: Record<string, UploadSpec>;
   }
   interface FastifyRequest {
     uploads: Map<string, Upload> | undefined;
@@ -42,10 +46,22 @@ const ACCEPTED: Record<UploadKind, string> = {
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
-/** Wires the multipart file handling; `limits` are the largest file of each kind in bytes. */
-export function registerUploads(app: FastifyInstance, limits: Record<UploadKind, number>) {
+/** A body that ended early or is not multipart after all: the client's doing, a 400. */
+const MALFORMED = 'The multipart body is malformed or incomplete';
+
+/**
+ * Reads multipart bodies: the route's path and query are checked first (so a bad id is refused
+ * before a file byte is read), then each part in turn: fields make the body, file parts stream
+ * to temporary files in `tmpDir` (`receive`). A body that breaks off or is malformed is a 400,
+ * never a 500; one the client stopped sending is logged as the client's doing.
+ * `limits` are the largest file of each kind in bytes.
+ */
+export function registerUploads(
+  app: FastifyInstance,
+  options: { limits: Record<UploadKind, number>; tmpDir: string },
+) {
+  const { limits, tmpDir } = options;
   app.decorateRequest('uploads', undefined);
-  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-uploads-'));
   app.addHook('onClose', async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
 
   const cleanup = async (request: FastifyRequest) => {
@@ -58,15 +74,51 @@ export function registerUploads(app: FastifyInstance, limits: Record<UploadKind,
   app.addHook('onResponse', cleanup);
   app.addHook('onRequestAbort', cleanup);
 
-  /** Called by @fastify/multipart for each file part, with `this` the request. */
-  return async function onFile(this: FastifyRequest, part: MultipartFile) {
-    return receive(this, part);
-  };
+  app.addHook('preValidation', async (request) => {
+    if (!request.isMultipart()) return;
+    checkPathAndQuery(request);
+    const body: Record<string, unknown> = {};
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          await receive(request, part);
+          continue;
+        }
+        if (part.valueTruncated) {
+          throw new HttpError(413, `${part.fieldname}: The value is too large`, {
+            details: [{ path: part.fieldname, message: 'The value is too large' }],
+          });
+        }
+        const before = body[part.fieldname];
+        body[part.fieldname] =
+          before === undefined
+            ? part.value
+            : Array.isArray(before)
+              ? [...(before as unknown[]), part.value]
+              : [before, part.value];
+      }
+    } catch (err) {
+      throw multipartError(request, err);
+    }
+    request.body = body;
+  });
+
+  function multipartError(request: FastifyRequest, err: unknown): unknown {
+    // Our own refusals, and the parser's limits (parts, files, fields), carry their 4xx already.
+    if (err instanceof HttpError) return err;
+    const status = (err as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) return err;
+    if (request.raw.readableAborted || request.raw.socket?.destroyed) {
+      request.log.info({ url: request.url }, 'upload stopped by the client');
+      return new HttpError(400, 'The upload was stopped before it ended');
+    }
+    return new HttpError(400, MALFORMED);
+  }
 
   async function receive(request: FastifyRequest, part: MultipartFile) {
     const field = part.fieldname;
-    const kind = request.routeOptions.config.uploads?.[field];
-    if (!kind) {
+    const spec = request.routeOptions.config.uploads?.[field];
+    if (!spec) {
       part.file.resume();
       throw new HttpError(400, `${field}: Files are not accepted here`, {
         details: [{ path: field, message: 'Files are not accepted here' }],
@@ -76,6 +128,7 @@ export function registerUploads(app: FastifyInstance, limits: Record<UploadKind,
       part.file.resume();
       throw invalidField(field, 'Send one file');
     }
+    const kind = kindOf(spec);
     const limit = limits[kind];
     const file = path.join(tmpDir, randomBytes(12).toString('hex'));
     const uploads = (request.uploads ??= new Map());
@@ -155,27 +208,49 @@ type JsonSchemaObject = {
   type?: string;
   properties?: Record<string, unknown>;
   required?: string[];
+  anyOf?: object[];
 };
 
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
 /**
- * The route's OpenAPI schema with its file fields in the body, as multipart/form-data: the body
- * schema validates only the other fields (files never reach it), so the document adds them.
+ * The route's OpenAPI schema with its request body as the server takes it: every body route
+ * takes JSON, form-encoded and multipart bodies (API.md), and file fields only come in a
+ * multipart body, so a route that needs a file takes nothing else. (The body schema validates
+ * only the other fields: files never reach it.)
  */
-export function documentUploads<T extends { consumes?: readonly string[]; body?: unknown }>(
+export function documentBody<T extends { consumes?: readonly string[]; body?: unknown }>(
   schema: T,
-  uploads: Record<string, UploadKind> | undefined,
+  uploads: Record<string, UploadSpec> | undefined,
 ): T {
-  if (!uploads) return schema;
+  if (!schema.body && !uploads) return schema;
   const body = (schema.body ?? { type: 'object', properties: {} }) as JsonSchemaObject;
-  const files = Object.fromEntries(
-    Object.entries(uploads).map(([field, kind]) => [
-      field,
-      { type: 'string', format: 'binary', description: ACCEPTED[kind] },
-    ]),
-  );
-  return {
-    ...schema,
-    consumes: schema.consumes ?? ['multipart/form-data'],
-    body: { ...body, type: 'object', properties: { ...body.properties, ...files } },
+  const files = Object.entries(uploads ?? {});
+  const multipart: JsonSchemaObject = {
+    ...body,
+    type: 'object',
+    properties: {
+      ...body.properties,
+      ...Object.fromEntries(
+        files.map(([field, spec]) => [
+          field,
+          { type: 'string', format: 'binary', description: ACCEPTED[kindOf(spec)] },
+        ]),
+      ),
+    },
   };
+  const requiredFiles = files.filter(([, spec]) => typeof spec === 'string').map(([f]) => f);
+  if (requiredFiles.length > 0) {
+    multipart.required = [...(body.required ?? []), ...requiredFiles];
+  }
+  // "At least one of these fields": an optional file is one more way to give something.
+  if (body.anyOf) {
+    const optionalFiles = files.filter(([, spec]) => typeof spec !== 'string').map(([f]) => f);
+    multipart.anyOf = [...body.anyOf, ...optionalFiles.map((f) => ({ required: [f] }))];
+  }
+  const content: Record<string, { schema: unknown }> = {};
+  if (requiredFiles.length === 0) for (const type of BODY_TYPES) content[type] = { schema: body };
+  content['multipart/form-data'] = { schema: multipart };
+  const { consumes: _consumes, ...rest } = schema;
+  return { ...rest, body: { content } } as T;
 }

@@ -5,6 +5,7 @@ import { Loading } from '../components/Loading';
 import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
 import { RequireAuth, type SignInState } from './layout/RequireAuth';
+import SignInPage from '../features/auth/SignInPage';
 
 /** A route whose screen is loaded on demand ("Loading..." meanwhile). */
 function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
@@ -20,7 +21,8 @@ export const routes: RouteObject[] = [
     HydrateFallback: Loading,
     ErrorBoundary: ErrorScreen,
     children: [
-      { path: '/auth/sign-in', ...screen(() => import('../features/auth/SignInPage')) },
+      // The first screen of every visit: part of the entry, so it paints without a second trip.
+      { path: '/auth/sign-in', Component: SignInPage },
       { path: '/public', Component: Outlet, children: [{ path: '*', Component: NotFound }] },
       {
         path: '/',

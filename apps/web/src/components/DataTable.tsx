@@ -1,28 +1,47 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
   Button,
+  Checkbox,
   EmptyState,
   Group,
   LoadingOverlay,
+  NativeSelect,
   Pagination,
   Paper,
+  SegmentedControl,
   Select,
+  Stack,
   Table,
   Text,
+  UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
-import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
+import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import {
+  IconAlertTriangle,
+  IconArrowDown,
+  IconArrowUp,
+  IconArrowsSort,
+  IconInbox,
+  IconPlus,
+} from '@tabler/icons-react';
 import { errorText } from '../lib/api';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
 
 export type Column<Row> = {
   key: string;
-  header: ReactNode;
+  /** The column's heading; on a phone, the label beside the value. */
+  header: string;
   render: (row: Row) => ReactNode;
   width?: number | string;
   align?: 'left' | 'right' | 'center';
+  /** The field the server sorts this column by (one of the area's `*_SORTS`). */
+  sort?: string;
+  /** On a phone: 'title' heads the row's card, 'hidden' leaves the column out. */
+  card?: 'title' | 'hidden';
 };
 
 type QueryState = {
@@ -33,9 +52,38 @@ type QueryState = {
   refetch: () => unknown;
 };
 
+export type Density = 'comfortable' | 'compact';
+export const DENSITY_KEY = 'master-admin:table-density';
+
+/** Below this width rows become stacked cards (Mantine's `sm` breakpoint). */
+export const PHONE_QUERY = '(max-width: 48em)';
+
+type Params = Pick<
+  ListParams,
+  | 'page'
+  | 'limit'
+  | 'setPage'
+  | 'setLimit'
+  | 'keyword'
+  | 'filters'
+  | 'clear'
+  | 'sort'
+  | 'sorts'
+  | 'setSort'
+>;
+
+/** `1–20 of 1,234`: the rows shown and how many match. */
+export function rangeText(page: number, limit: number, total: number): string {
+  if (total === 0) return '0 of 0';
+  const first = (page - 1) * limit + 1;
+  const last = Math.min(total, page * limit);
+  return `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)}`;
+}
+
 /**
- * The one table every list uses: rows, a loader while fetching, empty and error states, the
- * total, the page size and pagination.
+ * The one table every list uses: rows (cards on a phone), sorting by the columns the area allows,
+ * row selection with the screen's bulk actions, a loader while fetching, empty and error states,
+ * the range shown, the page size and pagination.
  */
 export function DataTable<Row>(props: {
   label: string;
@@ -43,13 +91,45 @@ export function DataTable<Row>(props: {
   rows: Row[];
   total: number;
   rowKey: (row: Row) => string | number;
-  params: Pick<ListParams, 'page' | 'limit' | 'setPage' | 'setLimit' | 'keyword' | 'filters'>;
+  params: Params;
   query: QueryState;
-  emptyText?: string;
+  /**
+   * What an empty area is for, and the button that makes the first row (leave it out when the
+   * account may not create).
+   */
+  empty: {
+    title: string;
+    description: string;
+    action?: { label: string; onClick: () => void } | undefined;
+  };
+  /** The row's own actions (a RowActions menu), last in the row or atop its card. */
+  actions?: (row: Row) => ReactNode;
+  /** What a row is called, for its checkbox ("Select Banner #7"); `#id` when not given. */
+  rowName?: (row: Row) => string;
+  /** Rows can be selected; the bar above the table offers these actions for the selection. */
+  bulkActions?: (selected: Row[], clear: () => void) => ReactNode;
 }) {
-  const { params, query, rows, total } = props;
+  const { params, query, rows, total, columns } = props;
   const pages = Math.max(1, Math.ceil(total / params.limit));
   const filtered = params.keyword !== '' || Object.values(params.filters).some((v) => v !== '');
+  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const [density, setDensity] = useLocalStorage<Density>({
+    key: DENSITY_KEY,
+    defaultValue: 'comfortable',
+  });
+  // Another search or filter is another set of rows: the selection, kept with the search and
+  // filters it was made under, does not carry over.
+  const filterKey = JSON.stringify([params.keyword, params.filters]);
+  const [selection, setSelection] = useState<{
+    filterKey: string;
+    rows: ReadonlyMap<string | number, Row>;
+  }>({ filterKey, rows: new Map() });
+  const selected =
+    selection.filterKey === filterKey ? selection.rows : new Map<string | number, Row>();
+  const setSelected = (
+    change: (prev: ReadonlyMap<string | number, Row>) => ReadonlyMap<string | number, Row>,
+  ) => setSelection({ filterKey, rows: change(selected) });
+  const clearSelection = () => setSelected(() => new Map());
 
   // A page past the end (rows deleted, a shared link) moves to the last page.
   useEffect(() => {
@@ -64,42 +144,157 @@ export function DataTable<Row>(props: {
     }
   }, [query.isFetching, query.isError, rows.length, total, params, pages]);
 
-  const first = total === 0 ? 0 : (params.page - 1) * params.limit + 1;
-  const last = Math.min(total, params.page * params.limit);
+  const selectable = props.bulkActions !== undefined;
+  const keys = rows.map(props.rowKey);
+  const onPage = keys.filter((k) => selected.has(k)).length;
+  const toggle = (row: Row) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      const key = props.rowKey(row);
+      if (next.has(key)) next.delete(key);
+      else next.set(key, row);
+      return next;
+    });
+  const togglePage = () =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (onPage === rows.length) for (const k of keys) next.delete(k);
+      else for (const row of rows) next.set(props.rowKey(row), row);
+      return next;
+    });
 
-  return (
-    <Paper withBorder radius="md">
-      <Box pos="relative">
-        <LoadingOverlay visible={query.isFetching} zIndex={2} overlayProps={{ blur: 1 }} />
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label={props.label}>
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((c) => (
-                  <Table.Th key={c.key} w={c.width} ta={c.align}>
-                    {c.header}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={props.rowKey(row)}>
-                  {props.columns.map((c) => (
+  const rowLabel = (row: Row) => props.rowName?.(row) ?? `#${props.rowKey(row)}`;
+
+  const body =
+    phone && rows.length > 0 ? (
+      <Stack gap="xs" p="xs" role="list" aria-label={props.label}>
+        {rows.map((row) => (
+          <RowCard
+            key={props.rowKey(row)}
+            row={row}
+            columns={columns}
+            actions={props.actions}
+            selection={
+              selectable
+                ? {
+                    checked: selected.has(props.rowKey(row)),
+                    toggle: () => toggle(row),
+                    label: `Select ${rowLabel(row)}`,
+                  }
+                : undefined
+            }
+          />
+        ))}
+      </Stack>
+    ) : (
+      <Table.ScrollContainer minWidth={phone ? 0 : 560}>
+        <Table
+          striped
+          highlightOnHover
+          verticalSpacing={density === 'compact' ? 4 : 'xs'}
+          aria-label={props.label}
+          aria-rowcount={total + 1}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {selectable && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Select every row on this page"
+                    checked={rows.length > 0 && onPage === rows.length}
+                    indeterminate={onPage > 0 && onPage < rows.length}
+                    disabled={rows.length === 0}
+                    onChange={togglePage}
+                  />
+                </Table.Th>
+              )}
+              {columns.map((c) => (
+                <SortableHeader key={c.key} column={c} params={params} />
+              ))}
+              {props.actions && (
+                <Table.Th w={60}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              )}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => {
+              const key = props.rowKey(row);
+              return (
+                <Table.Tr
+                  key={key}
+                  bg={selected.has(key) ? 'var(--mantine-primary-color-light)' : undefined}
+                >
+                  {selectable && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={`Select ${rowLabel(row)}`}
+                        checked={selected.has(key)}
+                        onChange={() => toggle(row)}
+                      />
+                    </Table.Td>
+                  )}
+                  {columns.map((c) => (
                     <Table.Td key={c.key} ta={c.align}>
                       {c.render(row)}
                     </Table.Td>
                   ))}
+                  {props.actions && <Table.Td ta="right">{props.actions(row)}</Table.Td>}
                 </Table.Tr>
-              ))}
-              {rows.length === 0 && query.isPending && (
-                <Table.Tr>
-                  <Table.Td colSpan={props.columns.length} h={120} />
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              );
+            })}
+            {rows.length === 0 && query.isPending && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length + 2} h={120} />
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+
+  return (
+    <Paper withBorder radius="md">
+      {selectable && selected.size > 0 && (
+        <Group
+          justify="space-between"
+          px="sm"
+          py={8}
+          gap="xs"
+          wrap="wrap"
+          bg="var(--mantine-primary-color-light)"
+          role="region"
+          aria-label="Selected rows"
+          style={{ borderTopLeftRadius: 'inherit', borderTopRightRadius: 'inherit' }}
+        >
+          <Group gap="xs">
+            <Text size="sm" fw={600} aria-live="polite">
+              {formatNumber(selected.size)} selected
+            </Text>
+            <Button size="compact-sm" variant="subtle" onClick={clearSelection}>
+              Clear selection
+            </Button>
+          </Group>
+          <Group gap="xs">{props.bulkActions?.([...selected.values()], clearSelection)}</Group>
+        </Group>
+      )}
+      {phone && rows.length > 0 && (selectable || params.sorts.length > 0) && (
+        <Group px="xs" pt="xs" gap="xs" justify="space-between">
+          {selectable && (
+            <Checkbox
+              label="Select all on this page"
+              checked={onPage === rows.length}
+              indeterminate={onPage > 0 && onPage < rows.length}
+              onChange={togglePage}
+            />
+          )}
+          {params.sorts.length > 0 && <PhoneSort columns={columns} params={params} />}
+        </Group>
+      )}
+      <Box pos="relative">
+        <LoadingOverlay visible={query.isFetching} zIndex={2} overlayProps={{ blur: 1 }} />
+        {body}
         {/* Outside the scrolling table, so it stays in view on a narrow screen. */}
         {rows.length === 0 && !query.isPending && (
           <Box px="md">
@@ -117,24 +312,58 @@ export function DataTable<Row>(props: {
                   </Button>
                 </Group>
               </Alert>
+            ) : filtered ? (
+              <EmptyState
+                my="lg"
+                icon={<IconInbox size={28} />}
+                title="Nothing matches"
+                description="Try another search, or clear the search and filters."
+              >
+                <EmptyState.Actions>
+                  <Button variant="default" onClick={params.clear}>
+                    Clear search and filters
+                  </Button>
+                </EmptyState.Actions>
+              </EmptyState>
             ) : (
               <EmptyState
                 my="lg"
                 icon={<IconInbox size={28} />}
-                title={filtered ? 'Nothing matches' : (props.emptyText ?? 'Nothing here yet')}
-                description={filtered ? 'Try another search or clear the filters.' : undefined}
-              />
+                title={props.empty.title}
+                description={props.empty.description}
+              >
+                {props.empty.action && (
+                  <EmptyState.Actions>
+                    <Button
+                      leftSection={<IconPlus size={18} />}
+                      onClick={props.empty.action.onClick}
+                    >
+                      {props.empty.action.label}
+                    </Button>
+                  </EmptyState.Actions>
+                )}
+              </EmptyState>
             )}
           </Box>
         )}
       </Box>
       <Group justify="space-between" p="sm" gap="sm" wrap="wrap">
-        <Text size="sm" c="dimmed" aria-live="polite">
-          {total === 0
-            ? 'Total: 0'
-            : `Showing ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)}`}
+        <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
+          {rangeText(params.page, params.limit, total)}
         </Text>
         <Group gap="sm" wrap="wrap">
+          {!phone && (
+            <SegmentedControl
+              size="xs"
+              aria-label="Row density"
+              value={density}
+              onChange={setDensity}
+              data={[
+                { value: 'comfortable', label: 'Comfortable' },
+                { value: 'compact', label: 'Compact' },
+              ]}
+            />
+          )}
           <Group gap={6}>
             <Text size="sm" c="dimmed" component="label" htmlFor={`${props.label}-page-size`}>
               Rows per page
@@ -152,6 +381,7 @@ export function DataTable<Row>(props: {
           <Pagination
             size="sm"
             total={pages}
+            siblings={phone ? 0 : 1}
             value={Math.min(params.page, pages)}
             onChange={params.setPage}
             getControlProps={(control) => ({
@@ -165,6 +395,116 @@ export function DataTable<Row>(props: {
           />
         </Group>
       </Group>
+    </Paper>
+  );
+}
+
+/**
+ * A column heading; a sortable one is a button cycling ascending, descending and the area's
+ * default order, with `aria-sort` telling a screen reader the current one.
+ */
+function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
+  const { column: c, params } = props;
+  const field = c.sort && params.sorts.includes(c.sort) ? c.sort : undefined;
+  if (!field) {
+    return (
+      <Table.Th w={c.width} ta={c.align}>
+        {c.header}
+      </Table.Th>
+    );
+  }
+  const direction =
+    params.sort === field ? 'ascending' : params.sort === `-${field}` ? 'descending' : undefined;
+  const next = direction === undefined ? field : direction === 'ascending' ? `-${field}` : '';
+  const Icon =
+    direction === 'ascending'
+      ? IconArrowUp
+      : direction === 'descending'
+        ? IconArrowDown
+        : IconArrowsSort;
+  return (
+    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'}>
+      <UnstyledButton
+        onClick={() => params.setSort(next)}
+        fw="inherit"
+        fz="inherit"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      >
+        {c.header}
+        <Icon size={14} aria-hidden stroke={direction ? 2.2 : 1.4} />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/** On a phone there are no headings to press: the sort is a select above the cards. */
+function PhoneSort<Row>(props: { columns: Column<Row>[]; params: Params }) {
+  const { params } = props;
+  const options = props.columns
+    .filter((c) => c.sort && params.sorts.includes(c.sort))
+    .flatMap((c) => [
+      { value: c.sort!, label: `${c.header}, ascending` },
+      { value: `-${c.sort!}`, label: `${c.header}, descending` },
+    ]);
+  if (options.length === 0) return null;
+  return (
+    <NativeSelect
+      size="xs"
+      aria-label="Sort by"
+      value={params.sort}
+      onChange={(e) => params.setSort(e.currentTarget.value)}
+      data={[{ value: '', label: 'Default order' }, ...options]}
+    />
+  );
+}
+
+/** A row as a card: its title and actions on top, then each column as label and value. */
+function RowCard<Row>(props: {
+  row: Row;
+  columns: Column<Row>[];
+  actions: ((row: Row) => ReactNode) | undefined;
+  selection: { checked: boolean; toggle: () => void; label: string } | undefined;
+}) {
+  const { row, columns, selection } = props;
+  const title = columns.find((c) => c.card === 'title');
+  const rest = columns.filter((c) => c.card === undefined);
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      role="listitem"
+      bg={selection?.checked ? 'var(--mantine-primary-color-light)' : undefined}
+    >
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+          {selection && (
+            <Checkbox
+              aria-label={selection.label}
+              checked={selection.checked}
+              onChange={selection.toggle}
+            />
+          )}
+          {title && (
+            <Box fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+              {title.render(row)}
+            </Box>
+          )}
+        </Group>
+        {props.actions?.(row)}
+      </Group>
+      <Box component="dl" m={0} mt="xs">
+        {rest.map((c) => (
+          <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start" py={2}>
+            <Text component="dt" size="sm" c="dimmed" w="35%" style={{ flexShrink: 0 }}>
+              {c.header}
+            </Text>
+            <Box component="dd" m={0} fz="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+              {c.render(row)}
+            </Box>
+          </Group>
+        ))}
+      </Box>
     </Paper>
   );
 }

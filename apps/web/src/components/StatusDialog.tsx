@@ -1,7 +1,8 @@
 import { Select } from '@mantine/core';
 import { Controller } from 'react-hook-form';
-import { STATUSES, statusBody, type Status } from '@master-admin/contract';
+import { statusBody, type Status } from '@master-admin/contract';
 import { FormDialog } from './FormDialog';
+import { STATUS_OPTIONS } from './StatusBadge';
 
 /** The status dialog every area with a status uses. */
 export function StatusDialog(props: {
@@ -29,7 +30,7 @@ export function StatusDialog(props: {
           render={({ field, fieldState }) => (
             <Select
               label="Status"
-              data={[...STATUSES]}
+              data={STATUS_OPTIONS}
               allowDeselect={false}
               value={field.value}
               onChange={(v) => field.onChange(v)}

@@ -1,8 +1,9 @@
 /**
  * The one API client: bearer token, 50 s time-out, every response checked against its contract
- * schema, and one way of turning a failure into the text a user reads (spec §8).
+ * schema, and one way of turning a failure into the text a user reads (spec §8). Built on fetch
+ * (and XMLHttpRequest for uploads, whose progress fetch cannot report): every screen loads it,
+ * the sign-in screen first.
  */
-import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import type { z } from 'zod';
 import { API_BASE, MESSAGES, PATHS, type ErrorResponse } from '@master-admin/contract';
 import { session } from './session';
@@ -22,14 +23,6 @@ export class ApiError extends Error {
   }
 }
 
-const http = axios.create({ baseURL: API_BASE, timeout: REQUEST_TIMEOUT_MS });
-
-http.interceptors.request.use((config) => {
-  const token = session.token();
-  if (token) config.headers.set('Authorization', `Bearer ${token}`);
-  return config;
-});
-
 let onUnauthorized: () => void = () => {
   window.location.assign('/auth/sign-in');
 };
@@ -40,50 +33,137 @@ export function setUnauthorizedHandler(handler: () => void) {
 }
 
 /**
- * The text of a failure: the response's message, else its error, else the client's message,
- * else "Unknown error from API". A 403 always reads "Access Denied!".
+ * The text of a failure answer: its message, else its error, else the status line, else
+ * "Unknown error from API". A 403 always reads "Access Denied!".
  */
+export function failureText(status: number, data: unknown, statusText = ''): string {
+  if (status === 403) return MESSAGES.accessDenied;
+  const body = data as Partial<ErrorResponse> | undefined;
+  if (body && typeof body === 'object') {
+    if (typeof body.message === 'string' && body.message) return body.message;
+    if (typeof body.error === 'string' && body.error) return body.error;
+  }
+  if (statusText) return `Request failed with status code ${status} (${statusText})`;
+  return MESSAGES.unknownApiError;
+}
+
+/** The text of any failure, as a user reads it. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
-  if (err instanceof AxiosError) {
-    if (err.response?.status === 403) return MESSAGES.accessDenied;
-    const data = err.response?.data as Partial<ErrorResponse> | undefined;
-    if (data && typeof data === 'object') {
-      if (typeof data.message === 'string' && data.message) return data.message;
-      if (typeof data.error === 'string' && data.error) return data.error;
-    }
-    if (err.code === AxiosError.ECONNABORTED || err.code === AxiosError.ETIMEDOUT) {
-      return MESSAGES.requestTimedOut;
-    }
-    return err.message || MESSAGES.unknownApiError;
-  }
   if (err instanceof Error && err.message) return err.message;
   return MESSAGES.unknownApiError;
 }
 
-function toApiError(err: unknown, url: string | undefined): ApiError {
-  if (!(err instanceof AxiosError)) return new ApiError(errorText(err));
-  const status = err.response?.status;
+function failure(status: number, data: unknown, statusText: string, url: string): ApiError {
   if (status === 401 && url !== PATHS.login) {
     session.clear();
     onUnauthorized();
   }
-  const data = err.response?.data as Partial<ErrorResponse> | undefined;
-  return new ApiError(errorText(err), status, Array.isArray(data?.details) ? data.details : []);
+  const details = (data as Partial<ErrorResponse> | undefined)?.details;
+  return new ApiError(
+    failureText(status, data, statusText),
+    status,
+    Array.isArray(details) ? details : [],
+  );
+}
+
+type Body = URLSearchParams | FormData | object | undefined;
+
+export type RequestConfig = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  params?: Values | undefined;
+  body?: Body;
+  timeout?: number;
+  /** 0..100 as the body goes out (an upload); only then is XMLHttpRequest used. */
+  onProgress?: ((percent: number) => void) | undefined;
+};
+
+function target(config: RequestConfig): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(config.params ?? {})) {
+    if (value !== undefined && value !== null && value !== '') query.append(key, String(value));
+  }
+  const search = query.toString();
+  return `${API_BASE}${config.url}${search ? `?${search}` : ''}`;
+}
+
+/** The body as fetch and XMLHttpRequest take it, and its content type when they would not set one. */
+function encode(body: Body): { data: BodyInit | undefined; type: string | undefined } {
+  if (body === undefined) return { data: undefined, type: undefined };
+  if (body instanceof URLSearchParams || body instanceof FormData)
+    return { data: body, type: undefined };
+  return { data: JSON.stringify(body), type: 'application/json' };
+}
+
+const parse = (text: string): unknown => {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+/** Sends a request; resolves with its status and parsed answer, or throws the network failure. */
+function send(
+  config: RequestConfig,
+): Promise<{ status: number; statusText: string; data: unknown }> {
+  const { data, type } = encode(config.body);
+  const headers: Record<string, string> = {};
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (type) headers['Content-Type'] = type;
+  const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
+  const method = config.method ?? 'GET';
+  const onProgress = config.onProgress;
+  if (onProgress) {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(method, target(config));
+      for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+      xhr.timeout = timeout;
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
+      };
+      xhr.onload = () =>
+        resolve({ status: xhr.status, statusText: xhr.statusText, data: parse(xhr.responseText) });
+      xhr.ontimeout = () => reject(new ApiError(MESSAGES.requestTimedOut));
+      xhr.onerror = () => reject(new ApiError(MESSAGES.networkError));
+      xhr.send(data as XMLHttpRequestBodyInit | null | undefined);
+    });
+  }
+  return fetch(target(config), {
+    method,
+    headers,
+    body: data,
+    signal: AbortSignal.timeout(timeout),
+  }).then(
+    async (res) => ({
+      status: res.status,
+      statusText: res.statusText,
+      data: parse(await res.text()),
+    }),
+    (err: unknown) => {
+      throw new ApiError(
+        (err as { name?: unknown } | null)?.name === 'TimeoutError'
+          ? MESSAGES.requestTimedOut
+          : MESSAGES.networkError,
+      );
+    },
+  );
 }
 
 /** Sends a request and checks the answer against `schema`. */
 export async function request<S extends z.ZodType>(
   schema: S,
-  config: AxiosRequestConfig,
+  config: RequestConfig,
 ): Promise<z.output<S>> {
-  let data: unknown;
-  try {
-    data = (await http.request(config)).data;
-  } catch (err) {
-    throw toApiError(err, config.url);
+  const res = await send(config);
+  if (res.status < 200 || res.status >= 300) {
+    throw failure(res.status, res.data, res.statusText, config.url);
   }
-  const parsed = schema.safeParse(data);
+  const parsed = schema.safeParse(res.data);
   if (!parsed.success) throw new ApiError(MESSAGES.invalidResponse);
   return parsed.data;
 }
@@ -99,23 +179,15 @@ export function formBody(values: Values): URLSearchParams {
   return body;
 }
 
-/** Query parameters without empty values. */
-function cleanParams(params: Values | undefined): Values | undefined {
-  if (!params) return undefined;
-  return Object.fromEntries(
-    Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ''),
-  );
-}
-
 export const api = {
   get: <S extends z.ZodType>(url: string, schema: S, params?: Values) =>
-    request(schema, { method: 'GET', url, params: cleanParams(params) }),
+    request(schema, { method: 'GET', url, params }),
   post: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
-    request(schema, { method: 'POST', url, data: formBody(body) }),
+    request(schema, { method: 'POST', url, body: formBody(body) }),
   patch: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
-    request(schema, { method: 'PATCH', url, data: formBody(body) }),
+    request(schema, { method: 'PATCH', url, body: formBody(body) }),
   put: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
-    request(schema, { method: 'PUT', url, data: formBody(body) }),
+    request(schema, { method: 'PUT', url, body: formBody(body) }),
   delete: <S extends z.ZodType>(url: string, schema: S) =>
     request(schema, { method: 'DELETE', url }),
   /**
@@ -134,16 +206,9 @@ export const api = {
       if (value instanceof File) data.append(key, value, value.name);
       else if (value !== undefined && value !== null) data.append(key, String(value));
     }
-    return request(schema, {
-      method,
-      url,
-      data,
-      onUploadProgress: (e) => {
-        if (onProgress && e.total) onProgress(Math.round((e.loaded / e.total) * 100));
-      },
-    });
+    return request(schema, { method, url, body: data, onProgress: onProgress ?? (() => {}) });
   },
   /** JSON body: only sign-in sends JSON (spec §7). */
   postJson: <S extends z.ZodType>(url: string, schema: S, body: object) =>
-    request(schema, { method: 'POST', url, data: body }),
+    request(schema, { method: 'POST', url, body }),
 };

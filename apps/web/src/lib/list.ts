@@ -1,16 +1,18 @@
 /**
- * The one list pattern. Page, page size, keyword and filters live in the URL, so a reload, a shared
- * link or the back button shows the same list; the rows come from the server through TanStack
- * Query, keyed by those parameters.
+ * The one list pattern. Page, page size, keyword, filters and sort live in the URL, so a reload, a
+ * shared link or the back button shows the same list; the rows come from the server through
+ * TanStack Query, keyed by those parameters.
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { DEFAULT_LIMIT, type ListResponse } from '@master-admin/contract';
+import type { ListResponse } from '@master-admin/contract';
 import { api } from './api';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
+/** Rows per page unless the URL says otherwise: a screenful on a laptop. */
+export const DEFAULT_PAGE_SIZE = 20;
 
 function positiveInt(value: string | null): number | undefined {
   if (value === null || !/^\d+$/.test(value)) return undefined;
@@ -18,15 +20,24 @@ function positiveInt(value: string | null): number | undefined {
   return n >= 1 ? n : undefined;
 }
 
-/** Reads and writes list parameters in the URL: `page`, `limit`, `q` and the named filters. */
-export function useListParams<F extends string>(filterNames: readonly F[]) {
+/**
+ * Reads and writes list parameters in the URL: `page`, `limit`, `q`, `sort` (one of `sorts`, or
+ * `-` and one of them for descending) and the named filters.
+ */
+export function useListParams<F extends string>(
+  filterNames: readonly F[],
+  sorts: readonly string[] = [],
+) {
   const [search, setSearch] = useSearchParams();
   const page = positiveInt(search.get('page')) ?? 1;
   const requested = positiveInt(search.get('limit'));
   const limit = (PAGE_SIZES as readonly number[]).includes(requested ?? 0)
     ? requested!
-    : DEFAULT_LIMIT;
+    : DEFAULT_PAGE_SIZE;
   const keyword = search.get('q') ?? '';
+  const requestedSort = search.get('sort') ?? '';
+  // A sort the area does not allow (an old link) is dropped rather than sent to a 400.
+  const sort = sorts.includes(requestedSort.replace(/^-/, '')) ? requestedSort : '';
   const filterKey = filterNames.map((n) => `${n}=${search.get(n) ?? ''}`).join('&');
   const filters = useMemo(
     () => Object.fromEntries(filterNames.map((n) => [n, search.get(n) ?? ''])) as Record<F, string>,
@@ -60,9 +71,13 @@ export function useListParams<F extends string>(filterNames: readonly F[]) {
     limit,
     keyword,
     filters,
+    sort,
+    sorts,
     offset: (page - 1) * limit,
     setPage: (p: number) => update({ page: p }),
-    setLimit: (l: number) => update({ limit: l === DEFAULT_LIMIT ? undefined : l }),
+    setLimit: (l: number) => update({ limit: l === DEFAULT_PAGE_SIZE ? undefined : l }),
+    /** `field` ascending, `-field` descending, '' for the area's default order. */
+    setSort: (value: string) => update({ sort: value }),
     setKeyword: (q: string) => update({ q: q.trim() }, { replace: true }),
     setFilter: (name: F, value: string | undefined) => update({ [name]: value }),
     setFilters: (values: Partial<Record<F, string | undefined>>) => update(values),
@@ -87,13 +102,16 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
   path: string;
   schema: S;
   filters?: readonly F[];
+  /** The fields the server may sort this list by (the contract's `*_SORTS`). */
+  sorts?: readonly string[];
 }) {
   type Row = z.output<S>['result'][number];
-  const params = useListParams<F>(options.filters ?? []);
+  const params = useListParams<F>(options.filters ?? [], options.sorts);
   const query = {
     limit: params.limit,
     offset: params.offset,
     keyword: params.keyword,
+    sort: params.sort,
     ...params.filters,
   };
   const result = useQuery({

@@ -10,15 +10,16 @@ import {
   messageResponse,
   passResetBody,
   passResetResponse,
+  myPermissions,
   profile,
+  type MyPermissions,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
-import { conflict, notFound, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeSessionsOf, startSession } from '../../auth/sessions.ts';
-import { LoginThrottle } from '../../auth/throttle.ts';
 import { signToken } from '../../auth/tokens.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,8 +37,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Signs in with an email (or phone number) and password',
         description:
-          'After 10 failures in 15 minutes from one IP or for one account, answers 429 with ' +
-          'Retry-After. Records a login-history row IN.',
+          'Throttled (429 with Retry-After): after LOGIN_MAX_FAILURES (10) attempts in ' +
+          'LOGIN_WINDOW_MINUTES (15) from one address, for any account; and after that many ' +
+          'failures for one account, from any address with a recent failure (an address with ' +
+          'none still has its password checked). Records a login-history row IN.',
         security: [],
         body: loginBody,
         response: answers(loginResponse),
@@ -45,9 +48,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const identifier = request.body.email.trim();
-      const keys = LoginThrottle.keys(request.ip, identifier);
-      const wait = await throttle.retryAfter(keys);
-      if (wait !== undefined) throw tooManyRequests(MESSAGES.tooManyAttempts, wait);
+      const attempt = await throttle.begin(request.ip, identifier);
 
       let query = db
         .selectFrom('accounts')
@@ -59,13 +60,14 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         : query.where('phoneNumber', '=', identifier);
       const account = await query.executeTakeFirst();
       const valid = await verifyPassword(account?.passwordHash ?? null, request.body.password);
-      if (!account || !valid) {
-        await throttle.recordFailure(keys);
-        throw unauthorized(MESSAGES.invalidCredentials);
+      // A failure keeps its place in the counts: that is what throttles guessing.
+      if (!account || !valid) throw unauthorized(MESSAGES.invalidCredentials);
+      if (account.status !== 'ACTIVE') {
+        await attempt.uncounted();
+        throw unauthorized(MESSAGES.accountNotActive);
       }
-      if (account.status !== 'ACTIVE') throw unauthorized(MESSAGES.accountNotActive);
+      await attempt.succeeded();
 
-      await throttle.clear(keys[1]!);
       const { sessionId, expiresAt } = await db.transaction().execute(async (trx) => {
         const session = await startSession(trx, {
           accountId: account.id,
@@ -132,7 +134,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', me.id)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(row.passwordHash, request.body.oldPassword))) {
-        throw conflict(MESSAGES.oldPasswordMismatch);
+        throw conflict(MESSAGES.oldPasswordMismatch, 'oldPassword');
       }
       const passwordHash = await hashPassword(request.body.newPassword);
       await db.transaction().execute(async (trx) => {
@@ -165,6 +167,45 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirst();
       if (!row) throw notFound();
       return row;
+    },
+  );
+
+  app.get(
+    PATHS.myPermissions,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['auth'],
+        summary: 'What the caller may do',
+        description:
+          'Per menu name, the permission kinds the caller holds; a SUPER_ADMIN holds every kind of every menu. The web app hides what the server would refuse; the server still checks every call.',
+        response: answers(myPermissions),
+      },
+    },
+    async (request): Promise<MyPermissions> => {
+      const me = request.account;
+      const rows =
+        me.role === 'SUPER_ADMIN'
+          ? await db
+              .selectFrom('menus as m')
+              .crossJoin('permissions as p')
+              .select(['m.name as menu', 'p.name as kind'])
+              .orderBy('m.id')
+              .orderBy('p.id')
+              .execute()
+          : await db
+              .selectFrom('userPermissions as up')
+              .innerJoin('menus as m', 'm.id', 'up.menuId')
+              .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+              .select(['m.name as menu', 'p.name as kind'])
+              .where('up.accountId', '=', me.id)
+              .where('up.status', '=', true)
+              .orderBy('m.id')
+              .orderBy('p.id')
+              .execute();
+      const grants: MyPermissions['grants'] = {};
+      for (const { menu, kind } of rows) (grants[menu] ??= []).push(kind);
+      return { role: me.role, grants };
     },
   );
 };

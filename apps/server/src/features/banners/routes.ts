@@ -12,12 +12,13 @@ import {
   masterAppIdParams,
   statusBody,
   type Banner,
+  BANNER_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
 import { requireMasterApp } from '../master-apps/lookup.ts';
@@ -35,15 +36,27 @@ const COLUMNS = [
   'm.name as appName',
 ] as const;
 
-const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
+export const BANNERS_LIST = defineList({
+  name: 'banners',
+  table: 'banners',
+  alias: 'b',
+  filters: { masterAppId: 'masterAppId', status: 'status', linkType: 'linkType' },
+  counts: [['masterAppId', 'status', 'linkType']],
+  search: ['link'],
+  sorts: BANNER_SORTS,
+  rows: (db, ids) => selectBanners(db).where('b.id', 'in', ids),
+});
 
-  const selectBanners = (d: Db) =>
-    d
-      .selectFrom('banners as b')
-      .innerJoin('masterApps as m', 'm.id', 'b.masterAppId')
-      .select(COLUMNS);
-  type Row = Awaited<ReturnType<ReturnType<typeof selectBanners>['executeTakeFirstOrThrow']>>;
+/** Banners as the list and every answer show them (the bench's floor runs this query too). */
+export const selectBanners = (d: Db) =>
+  d
+    .selectFrom('banners as b')
+    .innerJoin('masterApps as m', 'm.id', 'b.masterAppId')
+    .select(COLUMNS);
+type Row = Awaited<ReturnType<ReturnType<typeof selectBanners>['executeTakeFirstOrThrow']>>;
+
+const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
 
   const toBanner = ({ appId, appName, image, ...row }: Row): Banner => ({
     ...row,
@@ -103,19 +116,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, status, linkType, masterAppId, limit, offset } = request.query;
-      const base = db
-        .selectFrom('banners as b')
-        .innerJoin('masterApps as m', 'm.id', 'b.masterAppId')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('b.link', keyword!)))
-        .$if(status !== undefined, (qb) => qb.where('b.status', '=', status!))
-        .$if(linkType !== undefined, (qb) => qb.where('b.linkType', '=', linkType!))
-        .$if(masterAppId !== undefined, (qb) => qb.where('b.masterAppId', '=', masterAppId!));
-      const page = await listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('b.createdAt', 'desc').orderBy('b.id', 'desc'),
-        { limit, offset },
-      );
+      const page = await lists.page(BANNERS_LIST, request.query);
       return { result: page.result.map(toBanner), total: page.total };
     },
   );

@@ -13,13 +13,15 @@ import {
   idParams,
   statusBody,
   type Blog,
+  BLOG_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { hasVisibleContent, mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import type { Db } from '../../db/connect.ts';
+import { defineList } from '../../db/lists.ts';
 import { upload } from '../../media/uploads.ts';
 
 const FOLDER = 'blogs';
@@ -37,12 +39,24 @@ const COLUMNS = [
   'updatedAt',
 ] as const;
 
-const blogRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
-  const prefixes = mediaPrefixes(media.store);
+const selectBlogs = (d: Db) => d.selectFrom('blogs').select(COLUMNS);
+type Row = Awaited<ReturnType<ReturnType<typeof selectBlogs>['executeTakeFirstOrThrow']>>;
 
-  const selectBlogs = () => db.selectFrom('blogs').select(COLUMNS);
-  type Row = Awaited<ReturnType<ReturnType<typeof selectBlogs>['executeTakeFirstOrThrow']>>;
+export const BLOGS_LIST = defineList({
+  name: 'blogs',
+  table: 'blogs',
+  alias: 'blogs',
+  filters: { status: 'status' },
+  counts: [['status']],
+  search: ['title', 'author', 'shortDesc'],
+  sorts: BLOG_SORTS,
+  caseless: ['title'],
+  rows: (db, ids) => selectBlogs(db).where('id', 'in', ids),
+});
+
+const blogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
+  const prefixes = mediaPrefixes(media.store);
 
   const toBlog = ({ image, popular, ...row }: Row): Blog => ({
     ...row,
@@ -51,7 +65,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   async function findBlog(id: number): Promise<Blog> {
-    const row = await selectBlogs().where('id', '=', id).executeTakeFirst();
+    const row = await selectBlogs(db).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(MESSAGES.blogNotFound);
     return toBlog(row);
   }
@@ -66,14 +80,16 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.blogCreate,
     {
-      config: { access: access.menu('blogs', 'CREATE'), uploads: { image: 'image' } },
+      config: {
+        access: access.menu('blogs', 'CREATE'),
+        uploads: { image: { kind: 'image', optional: true } },
+      },
       schema: {
         tags: ['blogs'],
         summary: 'Creates a blog; the optional image comes as the multipart file `image`',
         description:
           '`desc` is rich text (at most 100000 characters), stored sanitised to a safe HTML ' +
           'subset; a `desc` that shows nothing once sanitised is refused (400 naming `desc`).',
-        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
         body: blogCreateBody,
         response: answers(blogMutation),
       },
@@ -122,24 +138,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, status, limit, offset } = request.query;
-      const base = db
-        .selectFrom('blogs')
-        .$if(keyword !== undefined, (qb) =>
-          qb.where((eb) =>
-            eb.or([
-              dialect.contains('title', keyword!),
-              dialect.contains('author', keyword!),
-              dialect.contains('shortDesc', keyword!),
-            ]),
-          ),
-        )
-        .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
-      const page = await listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
-        { limit, offset },
-      );
+      const page = await lists.page(BLOGS_LIST, request.query);
       return { result: page.result.map(toBlog), total: page.total };
     },
   );

@@ -10,24 +10,37 @@ import {
   deleteResponse,
   idParams,
   statusBody,
+  CATEGORY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = ['id', 'name', 'downloadCount', 'status', 'createdAt'] as const;
 
+export const CATEGORIES_LIST = defineList({
+  name: 'categories',
+  table: 'categories',
+  alias: 'categories',
+  filters: { status: 'status' },
+  counts: [['status']],
+  search: ['name'],
+  sorts: CATEGORY_SORTS,
+  caseless: ['name'],
+  rows: (db, ids) => db.selectFrom('categories').select(COLUMNS).where('id', 'in', ids),
+});
+
 const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect } = app.ctx;
+  const { db, lists } = app.ctx;
 
   /** Runs a write whose only expected failure is a taken name. */
   async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(MESSAGES.categoryNameTaken);
+      if (isUniqueViolation(err)) throw conflict(MESSAGES.categoryNameTaken, 'name');
       throw err;
     }
   }
@@ -74,16 +87,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, status, limit, offset } = request.query;
-      const base = db
-        .selectFrom('categories')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('name', keyword!)))
-        .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
-      return listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
-        { limit, offset },
-      );
+      return lists.page(CATEGORIES_LIST, request.query);
     },
   );
 

@@ -7,17 +7,29 @@ import {
   contactUsList,
   contactUsListQuery,
   contactUsReceived,
+  CONTACT_US_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = ['id', 'fName', 'lName', 'email', 'phoneNumber', 'query', 'createdAt'] as const;
-const SEARCHED = ['fName', 'lName', 'email', 'phoneNumber', 'query'] as const;
+
+export const CONTACT_US_LIST = defineList({
+  name: 'contact_us',
+  table: 'contactUs',
+  alias: 'contactUs',
+  filters: {},
+  counts: [[]],
+  search: ['fName', 'lName', 'email', 'phoneNumber', 'query'],
+  sorts: CONTACT_US_SORTS,
+  caseless: ['fName', 'email'],
+  rows: (db, ids) => db.selectFrom('contactUs').select(COLUMNS).where('id', 'in', ids),
+});
 
 const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, config } = app.ctx;
+  const { db, lists, config } = app.ctx;
 
   app.post(
     PATHS.contactSubmit,
@@ -62,17 +74,7 @@ const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, limit, offset } = request.query;
-      const base = db
-        .selectFrom('contactUs')
-        .$if(keyword !== undefined, (qb) =>
-          qb.where((eb) => eb.or(SEARCHED.map((column) => dialect.contains(column, keyword!)))),
-        );
-      return listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
-        { limit, offset },
-      );
+      return lists.page(CONTACT_US_LIST, request.query);
     },
   );
 };

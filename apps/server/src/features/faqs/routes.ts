@@ -10,17 +10,30 @@ import {
   faqMutation,
   faqUpdateBody,
   idParams,
+  FAQ_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = ['id', 'question', 'answer', 'createdAt'] as const;
 
+export const FAQS_LIST = defineList({
+  name: 'faqs',
+  table: 'faqs',
+  alias: 'faqs',
+  filters: {},
+  counts: [[]],
+  search: ['question', 'answer'],
+  sorts: FAQ_SORTS,
+  caseless: ['question'],
+  rows: (db, ids) => db.selectFrom('faqs').select(COLUMNS).where('id', 'in', ids),
+});
+
 const faqRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect } = app.ctx;
+  const { db, lists } = app.ctx;
 
   app.post(
     PATHS.faqCreate,
@@ -56,19 +69,7 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, limit, offset } = request.query;
-      const base = db
-        .selectFrom('faqs')
-        .$if(keyword !== undefined, (qb) =>
-          qb.where((eb) =>
-            eb.or([dialect.contains('question', keyword!), dialect.contains('answer', keyword!)]),
-          ),
-        );
-      return listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
-        { limit, offset },
-      );
+      return lists.page(FAQS_LIST, request.query);
     },
   );
 

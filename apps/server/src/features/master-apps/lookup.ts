@@ -1,7 +1,39 @@
-/** What other areas need from master apps: checking that the one a row names exists. */
-import { MESSAGES } from '@master-admin/contract';
+/** What other areas (and the bulk loader) need from master apps. */
+import { MESSAGES, STANDARD_PAGES } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
+import { now } from '../../db/dialect.ts';
 import { notFound } from '../../http/errors.ts';
+
+/** A master app as its list shows it. */
+export const COLUMNS = ['id', 'name', 'createdAt'] as const;
+
+/** Master apps as their list shows them (the bench's floor runs this query too). */
+export const selectMasterApps = (db: Db) => db.selectFrom('masterApps').select(COLUMNS);
+
+/** Creates a master app and its standard pages (API.md), in one transaction. */
+export function createMasterApp(db: Db, name: string) {
+  const at = now();
+  return db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('masterApps')
+      .values({ name, createdAt: at, updatedAt: at })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('pages')
+      .values(
+        STANDARD_PAGES.map((title) => ({
+          masterAppId: created.id,
+          title,
+          desc: '',
+          createdAt: at,
+          updatedAt: at,
+        })),
+      )
+      .execute();
+    return created;
+  });
+}
 
 /** The master app `id`, or a 404 naming it. */
 export async function requireMasterApp(db: Db, id: number): Promise<{ id: number; name: string }> {

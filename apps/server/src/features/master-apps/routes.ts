@@ -3,31 +3,42 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
   PATHS,
-  STANDARD_PAGES,
   idParams,
   masterAppBody,
   masterAppList,
   masterAppListQuery,
   masterAppMutation,
   masterAppRef,
+  MASTER_APP_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
+import { COLUMNS, createMasterApp, selectMasterApps } from './lookup.ts';
 
-const COLUMNS = ['id', 'name', 'createdAt'] as const;
+export const MASTER_APPS_LIST = defineList({
+  name: 'master_apps',
+  table: 'masterApps',
+  alias: 'masterApps',
+  filters: {},
+  counts: [[]],
+  search: ['name'],
+  sorts: MASTER_APP_SORTS,
+  caseless: ['name'],
+  rows: (db, ids) => selectMasterApps(db).where('id', 'in', ids),
+});
 
 const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect } = app.ctx;
+  const { db, lists } = app.ctx;
 
   /** Runs a write whose only expected failure is a taken name. */
   async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(MESSAGES.appNameTaken);
+      if (isUniqueViolation(err)) throw conflict(MESSAGES.appNameTaken, 'name');
       throw err;
     }
   }
@@ -44,30 +55,7 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const at = now();
-      const row = await uniqueName(() =>
-        db.transaction().execute(async (trx) => {
-          const created = await trx
-            .insertInto('masterApps')
-            .values({ name: request.body.name, createdAt: at, updatedAt: at })
-            .returning(COLUMNS)
-            .executeTakeFirstOrThrow();
-          // Every app has its standard pages from the start (API.md).
-          await trx
-            .insertInto('pages')
-            .values(
-              STANDARD_PAGES.map((title) => ({
-                masterAppId: created.id,
-                title,
-                desc: '',
-                createdAt: at,
-                updatedAt: at,
-              })),
-            )
-            .execute();
-          return created;
-        }),
-      );
+      const row = await uniqueName(() => createMasterApp(db, request.body.name));
       return { message: MESSAGES.appCreated, result: row };
     },
   );
@@ -84,15 +72,7 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, limit, offset } = request.query;
-      const base = db
-        .selectFrom('masterApps')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('name', keyword!)));
-      return listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('createdAt', 'desc').orderBy('id', 'desc'),
-        { limit, offset },
-      );
+      return lists.page(MASTER_APPS_LIST, request.query);
     },
   );
 

@@ -13,12 +13,13 @@ import {
   notificationListQuery,
   notificationMutation,
   type Notification,
+  NOTIFICATION_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
 
@@ -40,15 +41,27 @@ const COLUMNS = [
 const missing = (path: string, message: string) =>
   new HttpError(404, message, { details: [{ path, message }] });
 
-const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
+const selectNotifications = (d: Db) =>
+  d
+    .selectFrom('notifications as n')
+    .innerJoin('masterApps as m', 'm.id', 'n.masterAppId')
+    .select(COLUMNS);
+type Row = Awaited<ReturnType<ReturnType<typeof selectNotifications>['executeTakeFirstOrThrow']>>;
 
-  const selectNotifications = (d: Db) =>
-    d
-      .selectFrom('notifications as n')
-      .innerJoin('masterApps as m', 'm.id', 'n.masterAppId')
-      .select(COLUMNS);
-  type Row = Awaited<ReturnType<ReturnType<typeof selectNotifications>['executeTakeFirstOrThrow']>>;
+export const NOTIFICATIONS_LIST = defineList({
+  name: 'notifications',
+  table: 'notifications',
+  alias: 'n',
+  filters: { masterAppId: 'masterAppId' },
+  counts: [['masterAppId']],
+  search: ['title', 'desc'],
+  sorts: NOTIFICATION_SORTS,
+  caseless: ['title'],
+  rows: (db, ids) => selectNotifications(db).where('n.id', 'in', ids),
+});
+
+const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
 
   const toNotification = ({ appName, read, logo, ...row }: Row): Notification => ({
     ...row,
@@ -66,13 +79,15 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.notificationCreate,
     {
-      config: { access: access.menu('notification', 'CREATE'), uploads: { logo: 'image' } },
+      config: {
+        access: access.menu('notification', 'CREATE'),
+        uploads: { logo: { kind: 'image', optional: true } },
+      },
       schema: {
         tags: ['notifications'],
         summary:
           'Creates a notification for every user of a master app, or for one (`accountId`: a ' +
           'USER of that app that is not DELETED), with an optional multipart image `logo`',
-        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
         body: notificationCreateBody,
         response: answers(notificationMutation),
       },
@@ -135,21 +150,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, masterAppId, limit, offset } = request.query;
-      const base = db
-        .selectFrom('notifications as n')
-        .innerJoin('masterApps as m', 'm.id', 'n.masterAppId')
-        .$if(keyword !== undefined, (qb) =>
-          qb.where((eb) =>
-            eb.or([dialect.contains('n.title', keyword!), dialect.contains('n.desc', keyword!)]),
-          ),
-        )
-        .$if(masterAppId !== undefined, (qb) => qb.where('n.masterAppId', '=', masterAppId!));
-      const page = await listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('n.createdAt', 'desc').orderBy('n.id', 'desc'),
-        { limit, offset },
-      );
+      const page = await lists.page(NOTIFICATIONS_LIST, request.query);
       return { result: page.result.map(toNotification), total: page.total };
     },
   );

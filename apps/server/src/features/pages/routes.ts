@@ -9,13 +9,15 @@ import {
   pageMutation,
   pageUpdateBody,
   type Page,
+  PAGE_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import type { Db } from '../../db/connect.ts';
+import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = [
   'p.id',
@@ -26,20 +28,29 @@ const COLUMNS = [
   'm.name as appName',
 ] as const;
 
+const selectPages = (d: Db) =>
+  d.selectFrom('pages as p').innerJoin('masterApps as m', 'm.id', 'p.masterAppId').select(COLUMNS);
+type Row = Awaited<ReturnType<ReturnType<typeof selectPages>['executeTakeFirstOrThrow']>>;
+
+export const PAGES_LIST = defineList({
+  name: 'pages',
+  table: 'pages',
+  alias: 'p',
+  filters: { masterAppId: 'masterAppId' },
+  counts: [['masterAppId']],
+  search: ['title'],
+  sorts: PAGE_SORTS,
+  caseless: ['title'],
+  rows: (db, ids) => selectPages(db).where('p.id', 'in', ids),
+});
+
 /**
  * A master app's pages. They are created with the app (see master-apps/routes.ts) and go with
  * it: no call creates or deletes one.
  */
 const pageRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
+  const { db, lists, media } = app.ctx;
   const prefixes = mediaPrefixes(media.store);
-
-  const selectPages = () =>
-    db
-      .selectFrom('pages as p')
-      .innerJoin('masterApps as m', 'm.id', 'p.masterAppId')
-      .select(COLUMNS);
-  type Row = Awaited<ReturnType<ReturnType<typeof selectPages>['executeTakeFirstOrThrow']>>;
 
   const toPage = ({ appId, appName, ...row }: Row): Page => ({
     ...row,
@@ -47,7 +58,7 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   async function findPage(id: number): Promise<Page> {
-    const row = await selectPages().where('p.id', '=', id).executeTakeFirst();
+    const row = await selectPages(db).where('p.id', '=', id).executeTakeFirst();
     if (!row) throw notFound(MESSAGES.pageNotFound);
     return toPage(row);
   }
@@ -64,18 +75,8 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, masterAppId, limit, offset } = request.query;
-      const base = db
-        .selectFrom('pages as p')
-        .innerJoin('masterApps as m', 'm.id', 'p.masterAppId')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('p.title', keyword!)))
-        .$if(masterAppId !== undefined, (qb) => qb.where('p.masterAppId', '=', masterAppId!));
-      const result = await listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc'),
-        { limit, offset },
-      );
-      return { result: result.result.map(toPage), total: result.total };
+      const page = await lists.page(PAGES_LIST, request.query);
+      return { result: page.result.map(toPage), total: page.total };
     },
   );
 

@@ -16,12 +16,13 @@ import {
   settingsMutation,
   settingsUpdateBody,
   type Settings,
+  SETTINGS_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import type { SettingsTable } from '../../db/schema.ts';
 import { upload } from '../../media/uploads.ts';
@@ -47,15 +48,27 @@ const DOMAIN_COLUMNS = {
   mobile_domain: 'mobileDomain',
 } as const satisfies Record<(typeof SETTINGS_DOMAIN_FIELDS)[number], keyof SettingsTable>;
 
-const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
+const selectSettings = (d: Db) =>
+  d
+    .selectFrom('settings as s')
+    .innerJoin('masterApps as m', 'm.id', 's.masterAppId')
+    .select(COLUMNS);
+type Row = Awaited<ReturnType<ReturnType<typeof selectSettings>['executeTakeFirstOrThrow']>>;
 
-  const selectSettings = (d: Db) =>
-    d
-      .selectFrom('settings as s')
-      .innerJoin('masterApps as m', 'm.id', 's.masterAppId')
-      .select(COLUMNS);
-  type Row = Awaited<ReturnType<ReturnType<typeof selectSettings>['executeTakeFirstOrThrow']>>;
+export const SETTINGS_LIST = defineList({
+  name: 'settings',
+  table: 'settings',
+  alias: 's',
+  filters: { masterAppId: 'masterAppId' },
+  counts: [['masterAppId']],
+  search: ['title'],
+  sorts: SETTINGS_SORTS,
+  caseless: ['title'],
+  rows: (db, ids) => selectSettings(db).where('s.id', 'in', ids),
+});
+
+const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
 
   const toSettings = (row: Row): Settings => ({
     id: row.id,
@@ -146,17 +159,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, masterAppId, limit, offset } = request.query;
-      const base = db
-        .selectFrom('settings as s')
-        .innerJoin('masterApps as m', 'm.id', 's.masterAppId')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('s.title', keyword!)))
-        .$if(masterAppId !== undefined, (qb) => qb.where('s.masterAppId', '=', masterAppId!));
-      const page = await listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('s.createdAt', 'desc').orderBy('s.id', 'desc'),
-        { limit, offset },
-      );
+      const page = await lists.page(SETTINGS_LIST, request.query);
       return { result: page.result.map(toSettings), total: page.total };
     },
   );
@@ -164,7 +167,10 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     PATHS.settingsUpdate(':id'),
     {
-      config: { access: access.menu('settings', 'UPDATE'), uploads: { logo: 'image' } },
+      config: {
+        access: access.menu('settings', 'UPDATE'),
+        uploads: { logo: { kind: 'image', optional: true } },
+      },
       schema: {
         tags: ['settings'],
         summary:

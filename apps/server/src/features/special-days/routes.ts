@@ -13,12 +13,13 @@ import {
   specialDayUpdateBody,
   specialDayYearParams,
   statusBody,
+  SPECIAL_DAY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
-import { listPage } from '../../db/list.ts';
+import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = ['id', 'name', 'month', 'day', 'year', 'status', 'createdAt', 'updatedAt'] as const;
 
@@ -44,8 +45,26 @@ const YEAR_DESCRIPTION =
   'year, month and day always make a real date. Answers the bulk shape ' +
   '`{ message, result: { ids, count } }` with the ids in list order (month, day, id).';
 
+export const SPECIAL_DAYS_LIST = defineList({
+  name: 'special_days',
+  table: 'specialDays',
+  alias: 'specialDays',
+  filters: { status: 'status' },
+  counts: [['status']],
+  search: ['name'],
+  // The calendar's order (API.md).
+  order: [
+    ['month', 'asc'],
+    ['day', 'asc'],
+    ['id', 'asc'],
+  ],
+  sorts: SPECIAL_DAY_SORTS,
+  caseless: ['name'],
+  rows: (db, ids) => db.selectFrom('specialDays').select(COLUMNS).where('id', 'in', ids),
+});
+
 const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect } = app.ctx;
+  const { db, lists, dialect } = app.ctx;
 
   app.post(
     PATHS.specialDayCreate,
@@ -83,16 +102,7 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { keyword, status, limit, offset } = request.query;
-      const base = db
-        .selectFrom('specialDays')
-        .$if(keyword !== undefined, (qb) => qb.where(dialect.contains('name', keyword!)))
-        .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
-      return listPage(
-        base,
-        (qb) => qb.select(COLUMNS).orderBy('month').orderBy('day').orderBy('id'),
-        { limit, offset },
-      );
+      return lists.page(SPECIAL_DAYS_LIST, request.query);
     },
   );
 

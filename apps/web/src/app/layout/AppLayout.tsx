@@ -1,5 +1,8 @@
+// Every component's styles, for every screen behind sign-in (the first screen loads few).
+import '@mantine/core/styles.css';
 import { useEffect } from 'react';
 import {
+  ActionIcon,
   AppShell,
   Burger,
   Divider,
@@ -10,9 +13,12 @@ import {
   Text,
   ThemeIcon,
   Title,
+  Tooltip,
+  useComputedColorScheme,
+  useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import {
   NavLink as RouterNavLink,
   Outlet,
@@ -25,10 +31,18 @@ import { messageResponse, PATHS } from '@master-admin/contract';
 import { api } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
+import { useMayOpen } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
+import { AppProviders } from '../app-providers';
+import classes from './AppLayout.module.css';
 
+/** The links the account may open (none that need a grant until its grants are known). */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
-  return props.items.map(({ label, to, icon: Icon }) => (
+  const mayOpen = useMayOpen();
+  const shown = props.items.filter((item) =>
+    mayOpen ? mayOpen(item) : !item.menu && !item.superAdmin,
+  );
+  return shown.map(({ label, to, icon: Icon }) => (
     <NavLink
       key={to}
       component={RouterNavLink}
@@ -61,7 +75,39 @@ function RequestIndicator() {
   );
 }
 
+/**
+ * Light or dark: follows the system until chosen here; Mantine remembers the choice in this
+ * browser.
+ */
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const current = useComputedColorScheme('light');
+  const next = current === 'dark' ? 'light' : 'dark';
+  const label = `Switch to ${next} mode`;
+  return (
+    <Tooltip label={label}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={label}
+        onClick={() => setColorScheme(next)}
+      >
+        {current === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** The signed-in screens: their providers around the shell. */
 export function AppLayout() {
+  return (
+    <AppProviders>
+      <Shell />
+    </AppProviders>
+  );
+}
+
+function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -92,6 +138,9 @@ export function AppLayout() {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <a href="#main" className={classes.skipLink}>
+        Skip to content
+      </a>
       <AppShell.Header>
         <RequestIndicator />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -107,13 +156,16 @@ export function AppLayout() {
               Master Admin
             </Title>
           </Group>
-          <Group gap={8} wrap="nowrap" visibleFrom="xs">
-            <ThemeIcon variant="light" radius="xl" size="md">
-              <IconUser size={16} />
-            </ThemeIcon>
-            <Text size="sm" truncate maw={220} data-testid="header-login-id">
-              {loginId}
-            </Text>
+          <Group gap="sm" wrap="nowrap">
+            <Group gap={8} wrap="nowrap" visibleFrom="xs">
+              <ThemeIcon variant="light" radius="xl" size="md">
+                <IconUser size={16} />
+              </ThemeIcon>
+              <Text size="sm" truncate maw={220} data-testid="header-login-id">
+                {loginId}
+              </Text>
+            </Group>
+            <ColorSchemeToggle />
           </Group>
         </Group>
       </AppShell.Header>
@@ -143,7 +195,10 @@ export function AppLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>{loadingRoute ? <Loading /> : <Outlet />}</AppShell.Main>
+      {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
+      <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
+        {loadingRoute ? <Loading /> : <Outlet />}
+      </AppShell.Main>
     </AppShell>
   );
 }

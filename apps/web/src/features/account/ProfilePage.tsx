@@ -23,6 +23,7 @@ import {
 } from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { markFieldErrors } from '../../lib/form-errors';
 import { useApiMutation } from '../../lib/mutation';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -93,7 +94,9 @@ function PasswordCard() {
         Change password
       </Title>
       <form
-        onSubmit={form.handleSubmit((v) => change.mutateAsync(v).catch(() => undefined))}
+        onSubmit={form.handleSubmit((v) =>
+          change.mutateAsync(v).catch((err: unknown) => markFieldErrors(err, form.setError)),
+        )}
         noValidate
       >
         <Stack>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import {
   Alert,
   Box,
@@ -13,11 +13,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconLayoutDashboard } from '@tabler/icons-react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { useMutation } from '@tanstack/react-query';
-import { MESSAGES, PATHS, loginBody, loginResponse, type LoginBody } from '@master-admin/contract';
+import { MESSAGES, PATHS, loginBody, loginResponse } from '@master-admin/contract';
 import { ApiError, api } from '../../lib/api';
 import { session } from '../../lib/session';
 import type { SignInState } from '../../app/layout/RequireAuth';
@@ -31,6 +28,13 @@ function signInError(err: unknown): string {
   return MESSAGES.loginNetworkError;
 }
 
+type Fields = { email: string; password: string };
+type FieldErrors = Partial<Record<keyof Fields, string>>;
+
+/**
+ * The first screen of every visit, so it carries little: plain state and the contract's schema,
+ * without the form and query libraries the signed-in screens load.
+ */
 export default function SignInPage() {
   // Only a token stored before this screen opened sends the user on; a fresh sign-in navigates
   // back to where the user was going.
@@ -38,28 +42,63 @@ export default function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as SignInState | null)?.from;
-  const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBody),
-    defaultValues: { email: '', password: '' },
-  });
-  const login = useMutation({
-    mutationFn: (body: LoginBody) => api.postJson(PATHS.login, loginResponse, body),
-    onSuccess: async (result) => {
+  const [values, setValues] = useState<Fields>({ email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  if (signedInAlready) return <Navigate to="/" replace />;
+
+  const validate = (next: Fields): FieldErrors => {
+    const parsed = loginBody.safeParse(next);
+    if (parsed.success) return {};
+    const found: FieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as keyof Fields;
+      found[field] ??= issue.message;
+    }
+    return found;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0 || pending) return;
+    setPending(true);
+    setFailure(undefined);
+    try {
+      const result = await api.postJson(PATHS.login, loginResponse, loginBody.parse(values));
       session.signIn(result.token, result.loginId);
       await navigate(from && from.startsWith('/') && !from.startsWith('//') ? from : '/', {
         replace: true,
       });
+    } catch (err) {
+      setFailure(signInError(err));
+      setPending(false);
+    }
+  };
+
+  const field = (name: keyof Fields) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const next = { ...values, [name]: event.currentTarget.value };
+      setValues(next);
+      // Once shown, an error follows what is typed.
+      if (errors[name]) setErrors({ ...errors, [name]: validate(next)[name] });
+    },
+    onBlur: () => {
+      if (values[name] !== '' || errors[name])
+        setErrors({ ...errors, [name]: validate(values)[name] });
     },
   });
 
-  if (signedInAlready) return <Navigate to="/" replace />;
-
-  const errors = form.formState.errors;
   return (
-    <Box bg="gray.0" mih="100vh">
+    <Box component="main" bg="var(--mantine-color-body)" mih="100vh">
       <Center mih="100vh" p="md">
         <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={400}>
-          <form onSubmit={form.handleSubmit((values) => login.mutate(values))} noValidate>
+          <form onSubmit={(event) => void submit(event)} noValidate>
             <Stack>
               <Stack gap={4} align="center">
                 <ThemeIcon size={48} radius="md" variant="light">
@@ -72,25 +111,23 @@ export default function SignInPage() {
                   Sign in to manage your apps
                 </Text>
               </Stack>
-              {login.isError && (
+              {failure && (
                 <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-                  {signInError(login.error)}
+                  {failure}
                 </Alert>
               )}
               <TextInput
                 label="Email or phone number"
                 autoComplete="username"
                 autoFocus
-                {...form.register('email')}
-                error={errors.email?.message}
+                {...field('email')}
               />
               <PasswordInput
                 label="Password"
                 autoComplete="current-password"
-                {...form.register('password')}
-                error={errors.password?.message}
+                {...field('password')}
               />
-              <Button type="submit" fullWidth loading={login.isPending} mt="xs">
+              <Button type="submit" fullWidth loading={pending} mt="xs">
                 Sign in
               </Button>
             </Stack>

@@ -3,13 +3,7 @@ import { Anchor, Badge, Button, Group, Select, Stack, Text, TextInput } from '@m
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
-import {
-  LINK_TYPES,
-  STATUSES,
-  bannerCreateBody,
-  bannerLinkBody,
-  type Banner,
-} from '@master-admin/contract';
+import { LINK_TYPES, bannerCreateBody, bannerLinkBody, type Banner } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
@@ -18,11 +12,12 @@ import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { StatusBadge } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { Thumbnail } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import {
   useBannerList,
   useChangeBannerImage,
@@ -51,6 +46,7 @@ export default function BannersPage() {
   const changeStatus = useChangeBannerStatus();
   const changeImage = useChangeBannerImage();
   const remove = useDeleteBanner();
+  const grants = useGrants('banner');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [progress, setProgress] = useState<number>();
   const close = () => {
@@ -61,16 +57,18 @@ export default function BannersPage() {
   const selected = dialog && dialog.kind !== 'create' ? dialog.banner : undefined;
 
   const columns: Column<Banner>[] = [
+    { key: 'id', header: 'Banner', width: 80, card: 'title', render: (b) => `#${b.id}` },
     {
       key: 'image',
       header: 'Image',
-      width: 88,
+      width: 180,
       render: (b) => <Thumbnail src={b.image} alt={`Banner #${b.id}`} />,
     },
     { key: 'app', header: 'Master app', render: (b) => b.masterApp.name },
     {
       key: 'link',
       header: 'Link',
+      sort: 'linkType',
       render: (b) => (
         <Stack gap={4}>
           <Badge variant="outline" size="sm" w="fit-content">
@@ -92,49 +90,40 @@ export default function BannersPage() {
         </Stack>
       ),
     },
-    { key: 'status', header: 'Status', render: (b) => <StatusBadge status={b.status} /> },
-    { key: 'createdAt', header: 'Created', render: (b) => formatDateTime(b.createdAt) },
     {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
+      key: 'status',
+      header: 'Status',
+      sort: 'status',
       render: (b) => (
-        <RowActions
-          label={`Banner #${b.id}`}
-          actions={[
-            { label: 'Edit link', onClick: () => setDialog({ kind: 'link', banner: b }) },
-            { label: 'Change image', onClick: () => setDialog({ kind: 'image', banner: b }) },
-            { label: 'Change status', onClick: () => setDialog({ kind: 'status', banner: b }) },
-            {
-              label: 'Delete',
-              danger: true,
-              onClick: () =>
-                confirmDelete({
-                  title: 'Delete this banner?',
-                  message: `Banner #${b.id} of ${b.masterApp.name} and its image will be deleted.`,
-                  onConfirm: () => remove.mutate(b.id),
-                }),
-            },
-          ]}
+        <StatusMenu
+          status={b.status}
+          subject={`banner #${b.id}`}
+          onChange={
+            grants.update ? (status) => changeStatus.mutate({ id: b.id, status }) : undefined
+          }
         />
       ),
     },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      sort: 'createdAt',
+      render: (b) => formatDateTime(b.createdAt),
+    },
   ];
+
+  const newBanner = grants.create ? (
+    <Button leftSection={<IconPlus size={18} />} onClick={() => setDialog({ kind: 'create' })}>
+      New banner
+    </Button>
+  ) : undefined;
 
   return (
     <>
       <PageHeader
         title="Banners"
         description="The banners each app shows, with where a tap leads."
-        actions={
-          <Button
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setDialog({ kind: 'create' })}
-          >
-            New banner
-          </Button>
-        }
+        actions={newBanner}
       />
       <Group mb="md" align="flex-end" wrap="wrap">
         <SearchInput
@@ -145,7 +134,7 @@ export default function BannersPage() {
         />
         <FilterSelect
           label="Status"
-          data={STATUSES}
+          data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
@@ -169,7 +158,48 @@ export default function BannersPage() {
         rowKey={(b) => b.id}
         params={list.params}
         query={list.query}
-        emptyText="No banners yet"
+        rowName={(b) => `banner #${b.id}`}
+        empty={{
+          title: 'No banners yet',
+          description:
+            'Banners are the wide images at the top of each app; a tap can open a web page or a screen of the app.',
+          action: grants.create
+            ? { label: 'Add the first banner', onClick: () => setDialog({ kind: 'create' }) }
+            : undefined,
+        }}
+        actions={(b) => (
+          <RowActions
+            label={`Banner #${b.id}`}
+            actions={[
+              {
+                label: 'Edit link',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'link', banner: b }),
+              },
+              {
+                label: 'Change image',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'image', banner: b }),
+              },
+              {
+                label: 'Change status',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'status', banner: b }),
+              },
+              {
+                label: 'Delete',
+                danger: true,
+                allowed: grants.delete,
+                onClick: () =>
+                  confirmDelete({
+                    title: 'Delete this banner?',
+                    message: `Banner #${b.id} of ${b.masterApp.name} and its image will be deleted.`,
+                    onConfirm: () => remove.mutate(b.id),
+                  }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog

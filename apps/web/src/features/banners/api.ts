@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   PATHS,
+  BANNER_SORTS,
   bannerLinkBody,
   bannerList,
   bannerMutation,
@@ -21,6 +22,7 @@ export function useBannerList() {
     path: PATHS.bannerList,
     schema: bannerList,
     filters: BANNER_FILTERS,
+    sorts: BANNER_SORTS,
   });
 }
 

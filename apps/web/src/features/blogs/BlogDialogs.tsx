@@ -11,6 +11,7 @@ import { LazyRichTextField as RichTextField } from '../../components/LazyRichTex
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import type { RowAction } from '../../components/RowActions';
+import { useGrants } from '../../lib/permissions';
 import {
   useChangeBlogImage,
   useChangeBlogPopular,
@@ -107,7 +108,7 @@ export function CreateBlogDialog(props: { opened: boolean; onClose: () => void }
       opened={props.opened}
       onClose={close}
       title="New blog"
-      size="xl"
+      long
       schema={createForm}
       defaultValues={{ title: '', author: '', shortDesc: '', desc: '', date: '' }}
       submitLabel="Create"
@@ -152,7 +153,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         opened={dialog?.kind === 'edit'}
         onClose={close}
         title="Edit blog"
-        size="xl"
+        long
         schema={blogEditForm}
         defaultValues={{
           title: blog?.title ?? '',
@@ -212,6 +213,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
 /** Marks a blog popular or not at once (PUT blogs/popular/{id}); shows the change while it is sent. */
 export function PopularSwitch(props: { blog: Blog; withLabel?: boolean }) {
   const popular = useChangeBlogPopular();
+  const mayChange = useGrants('blogs').update;
   const { blog } = props;
   const pending = popular.isPending && popular.variables?.id === blog.id;
   const checked = pending ? popular.variables.popular : blog.popular;
@@ -220,7 +222,7 @@ export function PopularSwitch(props: { blog: Blog; withLabel?: boolean }) {
       label={props.withLabel ? 'Popular' : undefined}
       aria-label={props.withLabel ? undefined : `Popular: ${blog.title}`}
       checked={checked}
-      disabled={pending}
+      disabled={pending || !mayChange}
       thumbIcon={pending ? <Loader size={10} /> : undefined}
       onChange={(e) => popular.mutate({ id: blog.id, popular: e.currentTarget.checked })}
     />
@@ -234,16 +236,23 @@ export function useBlogActions(options: {
   onDeleted?: () => void;
 }) {
   const remove = useDeleteBlog({ onSuccess: options.onDeleted });
+  const grants = useGrants('blogs');
   return (blog: Blog): RowAction[] => [
-    { label: 'Edit', onClick: () => options.open({ kind: 'edit', blog }) },
+    { label: 'Edit', allowed: grants.update, onClick: () => options.open({ kind: 'edit', blog }) },
     {
       label: blog.image ? 'Change image' : 'Add image',
+      allowed: grants.update,
       onClick: () => options.open({ kind: 'image', blog }),
     },
-    { label: 'Change status', onClick: () => options.open({ kind: 'status', blog }) },
+    {
+      label: 'Change status',
+      allowed: grants.update,
+      onClick: () => options.open({ kind: 'status', blog }),
+    },
     {
       label: 'Delete',
       danger: true,
+      allowed: grants.delete,
       onClick: () =>
         confirmDelete({
           title: 'Delete this blog?',

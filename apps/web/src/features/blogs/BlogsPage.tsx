@@ -2,16 +2,17 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { STATUSES, type Blog } from '@master-admin/contract';
+import { type Blog } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { StatusBadge } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { useBlogList } from './api';
+import { useGrants } from '../../lib/permissions';
+import { useBlogList, useChangeBlogStatus } from './api';
 import {
   BlogDialogs,
   CreateBlogDialog,
@@ -25,6 +26,8 @@ export default function BlogsPage() {
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<BlogDialog>(null);
   const actions = useBlogActions({ open: setDialog });
+  const changeStatus = useChangeBlogStatus();
+  const grants = useGrants('blogs');
   const { filters, setFilter } = list.params;
 
   const columns: Column<Blog>[] = [
@@ -44,6 +47,8 @@ export default function BlogsPage() {
     {
       key: 'title',
       header: 'Title',
+      sort: 'title',
+      card: 'title',
       render: (b) => (
         <Stack gap={2} miw={200} maw={360}>
           <Anchor component={Link} to={`/blogs/detail/${b.id}`} fw={500} size="sm">
@@ -59,6 +64,7 @@ export default function BlogsPage() {
     {
       key: 'date',
       header: 'Date',
+      sort: 'date',
       render: (b) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {formatDate(b.date)}
@@ -69,24 +75,27 @@ export default function BlogsPage() {
     {
       key: 'status',
       header: 'Status',
-      width: 110,
-      render: (b) => <StatusBadge status={b.status} />,
+      width: 130,
+      sort: 'status',
+      render: (b) => (
+        <StatusMenu
+          status={b.status}
+          subject={b.title}
+          onChange={
+            grants.update ? (status) => changeStatus.mutate({ id: b.id, status }) : undefined
+          }
+        />
+      ),
     },
     {
       key: 'createdAt',
       header: 'Created',
+      sort: 'createdAt',
       render: (b) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {formatDateTime(b.createdAt)}
         </Text>
       ),
-    },
-    {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
-      render: (b) => <RowActions label={b.title} actions={actions(b)} />,
     },
   ];
 
@@ -96,9 +105,11 @@ export default function BlogsPage() {
         title="Blogs"
         description="Articles the apps show, with their image and formatted text."
         actions={
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-            New blog
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+              New blog
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md" align="flex-end" wrap="wrap">
@@ -110,7 +121,7 @@ export default function BlogsPage() {
         />
         <FilterSelect
           label="Status"
-          data={STATUSES}
+          data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
@@ -123,7 +134,16 @@ export default function BlogsPage() {
         rowKey={(b) => b.id}
         params={list.params}
         query={list.query}
-        emptyText="No blogs yet"
+        rowName={(b) => b.title}
+        empty={{
+          title: 'No blogs yet',
+          description:
+            'Blogs are the articles the apps show: a title, an image, a short description and formatted text.',
+          action: grants.create
+            ? { label: 'Write the first blog', onClick: () => setCreating(true) }
+            : undefined,
+        }}
+        actions={(b) => <RowActions label={b.title} actions={actions(b)} />}
       />
 
       <CreateBlogDialog opened={creating} onClose={() => setCreating(false)} />

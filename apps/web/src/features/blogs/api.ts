@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import {
+  BLOG_SORTS,
   PATHS,
   blog,
   blogList,
@@ -24,6 +25,7 @@ export function useBlogList() {
     path: PATHS.blogList,
     schema: blogList,
     filters: BLOG_FILTERS,
+    sorts: BLOG_SORTS,
   });
 }
 

@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { Button, Group, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { CATEGORY_NAME_MAX, STATUSES, categoryBody, type Category } from '@master-admin/contract';
+import { CATEGORY_NAME_MAX, categoryBody, type Category } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { StatusBadge } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime, formatNumber } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import {
   useCategoryList,
   useChangeCategoryStatus,
@@ -28,6 +29,7 @@ export default function CategoriesPage() {
   const rename = useRenameCategory();
   const changeStatus = useChangeCategoryStatus();
   const remove = useDeleteCategory();
+  const grants = useGrants('category');
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
   const { filters, setFilter } = list.params;
@@ -38,6 +40,8 @@ export default function CategoriesPage() {
     {
       key: 'name',
       header: 'Name',
+      sort: 'name',
+      card: 'title',
       render: (c) => (
         <Text fw={500} size="sm">
           {c.name}
@@ -47,6 +51,7 @@ export default function CategoriesPage() {
     {
       key: 'downloadCount',
       header: 'Downloads',
+      sort: 'downloadCount',
       align: 'right',
       width: 120,
       render: (c) => formatNumber(c.downloadCount),
@@ -55,35 +60,26 @@ export default function CategoriesPage() {
       key: 'status',
       header: 'Status',
       width: 130,
-      render: (c) => <StatusBadge status={c.status} />,
-    },
-    { key: 'createdAt', header: 'Created', width: 170, render: (c) => formatDateTime(c.createdAt) },
-    {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
+      sort: 'status',
       render: (c) => (
-        <RowActions
-          label={c.name}
-          actions={[
-            { label: 'Rename', onClick: () => setDialog({ kind: 'rename', category: c }) },
-            { label: 'Change status', onClick: () => setDialog({ kind: 'status', category: c }) },
-            {
-              label: 'Delete',
-              danger: true,
-              onClick: () =>
-                confirmDelete({
-                  title: 'Delete this category?',
-                  message: `The category “${c.name}” will be deleted. A category that posters still use cannot be deleted.`,
-                  onConfirm: () => remove.mutate(c.id),
-                }),
-            },
-          ]}
+        <StatusMenu
+          status={c.status}
+          subject={c.name}
+          onChange={
+            grants.update ? (status) => changeStatus.mutate({ id: c.id, status }) : undefined
+          }
         />
       ),
     },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      width: 170,
+      sort: 'createdAt',
+      render: (c) => formatDateTime(c.createdAt),
+    },
   ];
+  const openCreate = () => setDialog({ kind: 'create' });
 
   return (
     <>
@@ -91,12 +87,11 @@ export default function CategoriesPage() {
         title="Categories"
         description="The groups posters belong to."
         actions={
-          <Button
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setDialog({ kind: 'create' })}
-          >
-            New category
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+              New category
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md" align="flex-end" wrap="wrap">
@@ -108,7 +103,7 @@ export default function CategoriesPage() {
         />
         <FilterSelect
           label="Status"
-          data={STATUSES}
+          data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
@@ -121,7 +116,43 @@ export default function CategoriesPage() {
         rowKey={(c) => c.id}
         params={list.params}
         query={list.query}
-        emptyText="No categories yet"
+        rowName={(c) => c.name}
+        empty={{
+          title: 'No categories yet',
+          description:
+            'Categories group the posters (Diwali, Good morning, Business…); every poster belongs to one.',
+          action: grants.create
+            ? { label: 'Add the first category', onClick: openCreate }
+            : undefined,
+        }}
+        actions={(c) => (
+          <RowActions
+            label={c.name}
+            actions={[
+              {
+                label: 'Rename',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'rename', category: c }),
+              },
+              {
+                label: 'Change status',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'status', category: c }),
+              },
+              {
+                label: 'Delete',
+                danger: true,
+                allowed: grants.delete,
+                onClick: () =>
+                  confirmDelete({
+                    title: 'Delete this category?',
+                    message: `The category “${c.name}” will be deleted. A category that posters still use cannot be deleted.`,
+                    onConfirm: () => remove.mutate(c.id),
+                  }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog

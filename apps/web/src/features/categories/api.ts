@@ -1,4 +1,5 @@
 import {
+  CATEGORY_SORTS,
   PATHS,
   categoryList,
   categoryMutation,
@@ -19,6 +20,7 @@ export function useCategoryList() {
     path: PATHS.categoryList,
     schema: categoryList,
     filters: CATEGORY_FILTERS,
+    sorts: CATEGORY_SORTS,
   });
 }
 

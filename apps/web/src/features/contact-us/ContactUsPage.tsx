@@ -1,15 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Anchor, Button, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import type { ContactUs } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -28,6 +18,8 @@ export default function ContactUsPage() {
     {
       key: 'name',
       header: 'Name',
+      sort: 'fName',
+      card: 'title',
       render: (c) => (
         <Text fw={500} size="sm" miw={120}>
           {fullName(c)}
@@ -37,6 +29,7 @@ export default function ContactUsPage() {
     {
       key: 'email',
       header: 'Email',
+      sort: 'email',
       render: (c) => (
         <Anchor
           href={`mailto:${c.email}`}
@@ -71,26 +64,11 @@ export default function ContactUsPage() {
     {
       key: 'createdAt',
       header: 'Received',
+      sort: 'createdAt',
       render: (c) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {formatDateTime(c.createdAt)}
         </Text>
-      ),
-    },
-    {
-      key: 'actions',
-      header: <VisuallyHidden>Actions</VisuallyHidden>,
-      width: 80,
-      align: 'right',
-      render: (c) => (
-        <Button
-          size="compact-sm"
-          variant="subtle"
-          aria-label={`Read the query from ${fullName(c)}`}
-          onClick={() => setReading(c)}
-        >
-          Read
-        </Button>
       ),
     },
   ];
@@ -117,7 +95,22 @@ export default function ContactUsPage() {
         rowKey={(c) => c.id}
         params={list.params}
         query={list.query}
-        emptyText="No enquiries yet"
+        rowName={fullName}
+        empty={{
+          title: 'No enquiries yet',
+          description:
+            'Messages people send from the app’s contact form arrive here, to be read and answered by email.',
+        }}
+        actions={(c) => (
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            aria-label={`Read the query from ${fullName(c)}`}
+            onClick={() => setReading(c)}
+          >
+            Read
+          </Button>
+        )}
       />
 
       <Modal

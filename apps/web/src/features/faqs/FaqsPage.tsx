@@ -9,6 +9,7 @@ import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import { useCreateFaq, useDeleteFaq, useFaqList, useUpdateFaq } from './api';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; faq: Faq } | null;
@@ -23,7 +24,9 @@ export default function FaqsPage() {
   const create = useCreateFaq();
   const update = useUpdateFaq();
   const remove = useDeleteFaq();
+  const grants = useGrants('faqs');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const openCreate = () => setDialog({ kind: 'create' });
   const editing = dialog?.kind === 'edit' ? dialog.faq : undefined;
 
   const columns: Column<Faq>[] = [
@@ -31,6 +34,8 @@ export default function FaqsPage() {
       key: 'question',
       header: 'Question',
       width: '35%',
+      sort: 'question',
+      card: 'title',
       render: (f) => (
         <Text fw={500} size="sm" lineClamp={2} title={f.question}>
           {f.question}
@@ -50,31 +55,8 @@ export default function FaqsPage() {
       key: 'createdAt',
       header: 'Created',
       width: 170,
+      sort: 'createdAt',
       render: (f) => <Text size="sm">{formatDateTime(f.createdAt)}</Text>,
-    },
-    {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
-      render: (f) => (
-        <RowActions
-          label={short(f.question)}
-          actions={[
-            { label: 'Edit', onClick: () => setDialog({ kind: 'edit', faq: f }) },
-            {
-              label: 'Delete',
-              danger: true,
-              onClick: () =>
-                confirmDelete({
-                  title: 'Delete this FAQ?',
-                  message: `“${short(f.question, 120)}” and its answer will be deleted.`,
-                  onConfirm: () => remove.mutate(f.id),
-                }),
-            },
-          ]}
-        />
-      ),
     },
   ];
 
@@ -84,12 +66,11 @@ export default function FaqsPage() {
         title="FAQs"
         description="Questions and answers the app shows its users."
         actions={
-          <Button
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setDialog({ kind: 'create' })}
-          >
-            New FAQ
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+              New FAQ
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md">
@@ -108,7 +89,36 @@ export default function FaqsPage() {
         rowKey={(f) => f.id}
         params={list.params}
         query={list.query}
-        emptyText="No FAQs yet"
+        rowName={(f) => short(f.question)}
+        empty={{
+          title: 'No FAQs yet',
+          description:
+            'Frequently asked questions, with their answers, that the app shows its users.',
+          action: grants.create ? { label: 'Add the first FAQ', onClick: openCreate } : undefined,
+        }}
+        actions={(f) => (
+          <RowActions
+            label={short(f.question)}
+            actions={[
+              {
+                label: 'Edit',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'edit', faq: f }),
+              },
+              {
+                label: 'Delete',
+                danger: true,
+                allowed: grants.delete,
+                onClick: () =>
+                  confirmDelete({
+                    title: 'Delete this FAQ?',
+                    message: `“${short(f.question, 120)}” and its answer will be deleted.`,
+                    onConfirm: () => remove.mutate(f.id),
+                  }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog

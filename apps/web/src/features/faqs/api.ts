@@ -1,4 +1,5 @@
 import {
+  FAQ_SORTS,
   PATHS,
   deleteResponse,
   faqList,
@@ -12,7 +13,12 @@ import { useApiMutation } from '../../lib/mutation';
 export const faqKeys = { all: ['faqs'] as const };
 
 export function useFaqList() {
-  return useList({ queryKey: faqKeys.all, path: PATHS.faqList, schema: faqList });
+  return useList({
+    queryKey: faqKeys.all,
+    path: PATHS.faqList,
+    schema: faqList,
+    sorts: FAQ_SORTS,
+  });
 }
 
 export function useCreateFaq() {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { masterAppBody, type MasterApp } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -7,6 +7,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchInput } from '../../components/SearchInput';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import { useCreateMasterApp, useMasterAppList, useRenameMasterApp } from './api';
 
 type Dialog = { kind: 'create' } | { kind: 'rename'; app: MasterApp } | null;
@@ -15,28 +16,24 @@ export default function MasterAppsPage() {
   const list = useMasterAppList();
   const create = useCreateMasterApp();
   const rename = useRenameMasterApp();
+  const grants = useGrants('masterApp');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const openCreate = () => setDialog({ kind: 'create' });
 
   const columns: Column<MasterApp>[] = [
     { key: 'id', header: 'ID', width: 80, render: (a) => <Text c="dimmed">{a.id}</Text> },
-    { key: 'name', header: 'Name', render: (a) => <Text fw={500}>{a.name}</Text> },
-    { key: 'createdAt', header: 'Created', render: (a) => formatDateTime(a.createdAt) },
     {
-      key: 'actions',
-      header: <VisuallyHidden>Actions</VisuallyHidden>,
-      width: 80,
-      align: 'right',
-      render: (a) => (
-        <Tooltip label="Rename">
-          <ActionIcon
-            variant="subtle"
-            aria-label={`Rename ${a.name}`}
-            onClick={() => setDialog({ kind: 'rename', app: a })}
-          >
-            <IconPencil size={18} />
-          </ActionIcon>
-        </Tooltip>
-      ),
+      key: 'name',
+      header: 'Name',
+      sort: 'name',
+      card: 'title',
+      render: (a) => <Text fw={500}>{a.name}</Text>,
+    },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      sort: 'createdAt',
+      render: (a) => formatDateTime(a.createdAt),
     },
   ];
 
@@ -48,12 +45,11 @@ export default function MasterAppsPage() {
         title="Master Apps"
         description="The apps this back-office serves. Each has its own users, posters, banners and settings."
         actions={
-          <Button
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setDialog({ kind: 'create' })}
-          >
-            New app
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+              New app
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md">
@@ -72,7 +68,28 @@ export default function MasterAppsPage() {
         rowKey={(a) => a.id}
         params={list.params}
         query={list.query}
-        emptyText="No master apps yet"
+        rowName={(a) => a.name}
+        empty={{
+          title: 'No master apps yet',
+          description:
+            'A master app is one of the apps this back-office serves; users, posters, banners and settings all belong to one.',
+          action: grants.create ? { label: 'Add the first app', onClick: openCreate } : undefined,
+        }}
+        actions={
+          grants.update
+            ? (a) => (
+                <Tooltip label="Rename">
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Rename ${a.name}`}
+                    onClick={() => setDialog({ kind: 'rename', app: a })}
+                  >
+                    <IconPencil size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )
+            : undefined
+        }
       />
       <FormDialog
         opened={dialog !== null}

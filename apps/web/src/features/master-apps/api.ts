@@ -1,4 +1,5 @@
 import {
+  MASTER_APP_SORTS,
   PATHS,
   masterAppList,
   masterAppMutation,
@@ -12,7 +13,12 @@ import { useApiMutation } from '../../lib/mutation';
 export const masterAppKeys = { all: ['master-apps'] as const };
 
 export function useMasterAppList() {
-  return useList({ queryKey: masterAppKeys.all, path: PATHS.masterAppList, schema: masterAppList });
+  return useList({
+    queryKey: masterAppKeys.all,
+    path: PATHS.masterAppList,
+    schema: masterAppList,
+    sorts: MASTER_APP_SORTS,
+  });
 }
 
 export function useCreateMasterApp() {

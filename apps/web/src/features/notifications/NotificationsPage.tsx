@@ -26,6 +26,7 @@ import { SearchInput } from '../../components/SearchInput';
 import { Thumbnail } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import { useCreateNotification, useDeleteNotification, useNotificationList } from './api';
 
 /** Types offered while typing; any other text of at most 50 characters is accepted too. */
@@ -64,6 +65,7 @@ export default function NotificationsPage() {
   const list = useNotificationList();
   const create = useCreateNotification();
   const remove = useDeleteNotification();
+  const grants = useGrants('notification');
   const [creating, setCreating] = useState(false);
   const [progress, setProgress] = useState<number>();
   const close = () => {
@@ -89,6 +91,8 @@ export default function NotificationsPage() {
     {
       key: 'title',
       header: 'Title',
+      sort: 'title',
+      card: 'title',
       render: (n) => (
         <Text size="sm" fw={500} miw={120} style={{ overflowWrap: 'anywhere' }}>
           {n.title}
@@ -136,29 +140,11 @@ export default function NotificationsPage() {
       ),
     },
     { key: 'app', header: 'Master app', render: (n) => n.masterApp.name },
-    { key: 'createdAt', header: 'Created', render: (n) => formatDateTime(n.createdAt) },
     {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
-      render: (n) => (
-        <RowActions
-          label={`Notification #${n.id}`}
-          actions={[
-            {
-              label: 'Delete',
-              danger: true,
-              onClick: () =>
-                confirmDelete({
-                  title: 'Delete this notification?',
-                  message: `“${n.title}” (${recipient(n).toLowerCase()} of ${n.masterApp.name}) will be deleted${n.logo ? ' with its logo' : ''}.`,
-                  onConfirm: () => remove.mutate(n.id),
-                }),
-            },
-          ]}
-        />
-      ),
+      key: 'createdAt',
+      header: 'Created',
+      sort: 'createdAt',
+      render: (n) => formatDateTime(n.createdAt),
     },
   ];
 
@@ -168,9 +154,11 @@ export default function NotificationsPage() {
         title="Notifications"
         description="Messages sent to every user of an app, or to one user."
         actions={
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-            New notification
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+              New notification
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md" align="flex-end" wrap="wrap">
@@ -194,13 +182,40 @@ export default function NotificationsPage() {
         rowKey={(n) => n.id}
         params={list.params}
         query={list.query}
-        emptyText="No notifications yet"
+        rowName={(n) => `Notification #${n.id}`}
+        empty={{
+          title: 'No notifications yet',
+          description:
+            'A notification is a message the app shows to every user of one app, or to a single user.',
+          action: grants.create
+            ? { label: 'Send the first notification', onClick: () => setCreating(true) }
+            : undefined,
+        }}
+        actions={(n) => (
+          <RowActions
+            label={`Notification #${n.id}`}
+            actions={[
+              {
+                label: 'Delete',
+                danger: true,
+                allowed: grants.delete,
+                onClick: () =>
+                  confirmDelete({
+                    title: 'Delete this notification?',
+                    message: `“${n.title}” (${recipient(n).toLowerCase()} of ${n.masterApp.name}) will be deleted${n.logo ? ' with its logo' : ''}.`,
+                    onConfirm: () => remove.mutate(n.id),
+                  }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog
         opened={creating}
         onClose={close}
         title="New notification"
+        long
         schema={createForm}
         defaultValues={{
           masterAppId: filters.masterAppId,

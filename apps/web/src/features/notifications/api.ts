@@ -1,4 +1,5 @@
 import {
+  NOTIFICATION_SORTS,
   PATHS,
   deleteResponse,
   notificationList,
@@ -17,6 +18,7 @@ export function useNotificationList() {
     path: PATHS.notificationList,
     schema: notificationList,
     filters: NOTIFICATION_FILTERS,
+    sorts: NOTIFICATION_SORTS,
   });
 }
 

@@ -18,7 +18,7 @@ export function PageEditDialog(props: {
       opened={props.opened}
       onClose={props.onClose}
       title={page ? `Edit ${page.title}` : 'Edit page'}
-      size="xl"
+      long
       schema={pageEditForm}
       defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
       submitLabel="Save"

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import { usePageList } from './api';
 import { PageEditDialog } from './PageEditDialog';
 
@@ -25,12 +26,15 @@ export default function PagesPage() {
   const list = usePageList();
   const [editing, setEditing] = useState<Page>();
   const [opened, setOpened] = useState(false);
+  const grants = useGrants('pages');
   const { filters, setFilter } = list.params;
 
   const columns: Column<Page>[] = [
     {
       key: 'title',
       header: 'Title',
+      sort: 'title',
+      card: 'title',
       render: (p) => {
         const text = preview(p.desc);
         return (
@@ -46,26 +50,11 @@ export default function PagesPage() {
       },
     },
     { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
-    { key: 'updatedAt', header: 'Updated', render: (p) => formatDateTime(p.updatedAt) },
     {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
-      render: (p) => (
-        <RowActions
-          label={`${p.title} of ${p.masterApp.name}`}
-          actions={[
-            {
-              label: 'Edit',
-              onClick: () => {
-                setEditing(p);
-                setOpened(true);
-              },
-            },
-          ]}
-        />
-      ),
+      key: 'updatedAt',
+      header: 'Updated',
+      sort: 'updatedAt',
+      render: (p) => formatDateTime(p.updatedAt),
     },
   ];
 
@@ -96,7 +85,27 @@ export default function PagesPage() {
         rowKey={(p) => p.id}
         params={list.params}
         query={list.query}
-        emptyText="No pages yet: they are created with each master app"
+        rowName={(p) => `${p.title} of ${p.masterApp.name}`}
+        empty={{
+          title: 'No pages yet',
+          description:
+            'Every master app gets its About Us, Privacy Policy and Terms and Conditions pages when it is created; add an app to see its pages here.',
+        }}
+        actions={(p) => (
+          <RowActions
+            label={`${p.title} of ${p.masterApp.name}`}
+            actions={[
+              {
+                label: 'Edit',
+                allowed: grants.update,
+                onClick: () => {
+                  setEditing(p);
+                  setOpened(true);
+                },
+              },
+            ]}
+          />
+        )}
       />
 
       <PageEditDialog page={editing} opened={opened} onClose={() => setOpened(false)} />

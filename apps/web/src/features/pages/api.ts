@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { PATHS, page, pageList, pageMutation } from '@master-admin/contract';
+import { PAGE_SORTS, PATHS, page, pageList, pageMutation } from '@master-admin/contract';
 import { api } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
@@ -17,6 +17,7 @@ export function usePageList() {
     path: PATHS.pageList,
     schema: pageList,
     filters: PAGE_FILTERS,
+    sorts: PAGE_SORTS,
   });
 }
 

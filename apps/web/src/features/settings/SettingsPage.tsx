@@ -13,6 +13,7 @@ import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import { useChangeLogo, useCreateSettings, useSettingsList, useUpdateSettings } from './api';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
@@ -36,7 +37,9 @@ export default function SettingsPage() {
   const create = useCreateSettings();
   const update = useUpdateSettings();
   const changeLogo = useChangeLogo();
+  const grants = useGrants('settings');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const openCreate = () => setDialog({ kind: 'create' });
   const [progress, setProgress] = useState<number>();
   const close = () => {
     setDialog(null);
@@ -55,6 +58,8 @@ export default function SettingsPage() {
     {
       key: 'title',
       header: 'Title',
+      sort: 'title',
+      card: 'title',
       render: (s) => (
         <Text size="sm" fw={500} miw={140} style={{ overflowWrap: 'anywhere' }}>
           {s.title}
@@ -82,21 +87,11 @@ export default function SettingsPage() {
         </Stack>
       ),
     },
-    { key: 'updatedAt', header: 'Updated', render: (s) => formatDateTime(s.updatedAt) },
     {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
-      render: (s) => (
-        <RowActions
-          label={`Settings of ${s.masterApp.name}`}
-          actions={[
-            { label: 'Edit', onClick: () => setDialog({ kind: 'edit', row: s }) },
-            { label: 'Change logo', onClick: () => setDialog({ kind: 'logo', row: s }) },
-          ]}
-        />
-      ),
+      key: 'updatedAt',
+      header: 'Updated',
+      sort: 'updatedAt',
+      render: (s) => formatDateTime(s.updatedAt),
     },
   ];
 
@@ -106,12 +101,11 @@ export default function SettingsPage() {
         title="Settings"
         description="Each app’s logo, title and the domains its sites and mobile app answer on."
         actions={
-          <Button
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setDialog({ kind: 'create' })}
-          >
-            New settings
-          </Button>
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+              New settings
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="md" align="flex-end" wrap="wrap">
@@ -135,13 +129,39 @@ export default function SettingsPage() {
         rowKey={(s) => s.id}
         params={list.params}
         query={list.query}
-        emptyText="No settings yet"
+        rowName={(s) => `Settings of ${s.masterApp.name}`}
+        empty={{
+          title: 'No settings yet',
+          description:
+            'Each app has one settings row: its logo, its title and the domains its sites and mobile app answer on.',
+          action: grants.create
+            ? { label: 'Add the first app’s settings', onClick: openCreate }
+            : undefined,
+        }}
+        actions={(s) => (
+          <RowActions
+            label={`Settings of ${s.masterApp.name}`}
+            actions={[
+              {
+                label: 'Edit',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'edit', row: s }),
+              },
+              {
+                label: 'Change logo',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'logo', row: s }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog
         opened={dialog?.kind === 'create'}
         onClose={close}
         title="New settings"
+        long
         schema={createForm}
         defaultValues={{
           masterAppId: filters.masterAppId,

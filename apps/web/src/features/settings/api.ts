@@ -1,4 +1,5 @@
 import {
+  SETTINGS_SORTS,
   PATHS,
   SETTINGS_DOMAIN_FIELDS,
   settingsList,
@@ -21,6 +22,7 @@ export function useSettingsList() {
     path: PATHS.settingsList,
     schema: settingsList,
     filters: SETTINGS_FILTERS,
+    sorts: SETTINGS_SORTS,
   });
 }
 
@@ -55,7 +57,7 @@ export function useUpdateSettings() {
       const url = PATHS.settingsUpdate(row.id);
       if (!cleared) return api.put(url, settingsMutation, { title, ...domains });
       const data = Object.fromEntries(SETTINGS_DOMAIN_FIELDS.map((f) => [f, domains[f] || null]));
-      return request(settingsMutation, { method: 'PUT', url, data: { title, ...data } });
+      return request(settingsMutation, { method: 'PUT', url, body: { title, ...data } });
     },
     invalidates: [settingsKeys.all],
   });

@@ -7,7 +7,6 @@ import {
   SPECIAL_DAY_NAME_MAX,
   SPECIAL_DAY_YEAR_MAX,
   SPECIAL_DAY_YEAR_MIN,
-  STATUSES,
   daysInMonth,
   int,
   specialDayCreateBody,
@@ -20,9 +19,10 @@ import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { StatusBadge } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { formatDateTime } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
 import {
   useChangeSpecialDayStatus,
   useCreateSpecialDay,
@@ -85,7 +85,9 @@ export default function SpecialDaysPage() {
   const update = useUpdateSpecialDay();
   const changeStatus = useChangeSpecialDayStatus();
   const setYear = useSetSpecialDayYear();
+  const grants = useGrants('specialDay');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const openCreate = () => setDialog({ kind: 'create' });
   const close = () => setDialog(null);
   const { filters, setFilter } = list.params;
   const selected = dialog && 'specialDay' in dialog ? dialog.specialDay : undefined;
@@ -95,6 +97,8 @@ export default function SpecialDaysPage() {
     {
       key: 'name',
       header: 'Name',
+      sort: 'name',
+      card: 'title',
       render: (d) => (
         <Text fw={500} size="sm">
           {d.name}
@@ -111,23 +115,22 @@ export default function SpecialDaysPage() {
       key: 'status',
       header: 'Status',
       width: 130,
-      render: (d) => <StatusBadge status={d.status} />,
-    },
-    { key: 'createdAt', header: 'Created', width: 170, render: (d) => formatDateTime(d.createdAt) },
-    {
-      key: 'actions',
-      header: '',
-      width: 60,
-      align: 'right',
       render: (d) => (
-        <RowActions
-          label={d.name}
-          actions={[
-            { label: 'Edit', onClick: () => setDialog({ kind: 'edit', specialDay: d }) },
-            { label: 'Change status', onClick: () => setDialog({ kind: 'status', specialDay: d }) },
-          ]}
+        <StatusMenu
+          status={d.status}
+          subject={d.name}
+          onChange={
+            grants.update ? (status) => changeStatus.mutate({ id: d.id, status }) : undefined
+          }
         />
       ),
+    },
+    {
+      key: 'createdAt',
+      header: 'Created',
+      width: 170,
+      sort: 'createdAt',
+      render: (d) => formatDateTime(d.createdAt),
     },
   ];
 
@@ -142,19 +145,20 @@ export default function SpecialDaysPage() {
         description="The calendar of days posters are made for, in date order."
         actions={
           <>
-            <Button
-              variant="default"
-              leftSection={<IconCalendarEvent size={18} />}
-              onClick={() => setDialog({ kind: 'year' })}
-            >
-              Set year
-            </Button>
-            <Button
-              leftSection={<IconPlus size={18} />}
-              onClick={() => setDialog({ kind: 'create' })}
-            >
-              New special day
-            </Button>
+            {grants.update && (
+              <Button
+                variant="default"
+                leftSection={<IconCalendarEvent size={18} />}
+                onClick={() => setDialog({ kind: 'year' })}
+              >
+                Set year
+              </Button>
+            )}
+            {grants.create && (
+              <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+                New special day
+              </Button>
+            )}
           </>
         }
       />
@@ -167,7 +171,7 @@ export default function SpecialDaysPage() {
         />
         <FilterSelect
           label="Status"
-          data={STATUSES}
+          data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
@@ -180,7 +184,32 @@ export default function SpecialDaysPage() {
         rowKey={(d) => d.id}
         params={list.params}
         query={list.query}
-        emptyText="No special days yet"
+        rowName={(d) => d.name}
+        empty={{
+          title: 'No special days yet',
+          description:
+            'Special days are the festivals and occasions posters are made for, each on its day of the year.',
+          action: grants.create
+            ? { label: 'Add the first special day', onClick: openCreate }
+            : undefined,
+        }}
+        actions={(d) => (
+          <RowActions
+            label={d.name}
+            actions={[
+              {
+                label: 'Edit',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'edit', specialDay: d }),
+              },
+              {
+                label: 'Change status',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'status', specialDay: d }),
+              },
+            ]}
+          />
+        )}
       />
 
       <FormDialog

@@ -1,4 +1,5 @@
 import {
+  SPECIAL_DAY_SORTS,
   PATHS,
   bulkResponse,
   specialDayList,
@@ -20,6 +21,7 @@ export function useSpecialDayList() {
     path: PATHS.specialDayList,
     schema: specialDayList,
     filters: SPECIAL_DAY_FILTERS,
+    sorts: SPECIAL_DAY_SORTS,
   });
 }
 

@@ -1,0 +1,278 @@
+/**
+ * `npm run bench [-- --rows N --seconds S --db sqlite,postgres]`: loads N rows (default 1,000,000)
+ * into a fresh SQLite file and a fresh PostgreSQL database with the CLI's bulk loader, starts the
+ * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
+ * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
+ * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
+ * Not part of CI: it takes several minutes and wants the machine to itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { API_BASE } from '@master-admin/contract';
+import { randomSource } from '../src/seed/bench.ts';
+import { createPgDatabase } from '../test/harness.ts';
+import { CASES, type BenchCase } from './cases.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seconds: { type: 'string', default: '10' },
+    db: { type: 'string', default: 'sqlite,postgres' },
+    connections: { type: 'string', default: '50' },
+    cases: { type: 'string' },
+  },
+});
+const ROWS = Number(args.rows);
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = Number(args.connections);
+const DATABASES = args.db.split(',') as Array<'sqlite' | 'postgres'>;
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+const selected = args.cases
+  ? CASES.filter((c) => args.cases!.split(',').some((n) => c.name.includes(n)))
+  : CASES;
+
+type Measured = { rps: number; p50: number; p99: number; errors: number };
+type Row = {
+  db: string;
+  name: string;
+  server: Measured;
+  floor: Measured;
+  healthP99: number;
+  signInP99: number;
+  target: BenchCase['target'];
+};
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function startProcess(script: string, env: Record<string, string>, ready: RegExp) {
+  const child = spawn(process.execPath, [script], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise<{ child: ChildProcess; port: number }>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = ready.exec(seen);
+      if (match) {
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // keep draining its logs
+        resolve({ child, port: Number(match[1]) });
+      } else if (seen.length > 1_000_000) seen = seen.slice(-10_000);
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) =>
+      reject(new Error(`${script} exited with ${code} before it was ready`)),
+    );
+  });
+}
+
+function runCli(args: string[], env: Record<string, string>) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+      cwd: SERVER_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`cli ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+/** Times requests to `url` from a process of its own, `gapMs` apart, until `until` settles. */
+async function probe(url: string, init: RequestInit, gapMs: number, until: Promise<unknown>) {
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, 'probe.ts'), url, String(gapMs), JSON.stringify(init)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await until.catch(() => undefined);
+  child.kill('SIGTERM');
+  await exited;
+  return JSON.parse(out) as { p99: number; count: number; failures: number };
+}
+
+async function drive(
+  base: string,
+  bench: BenchCase,
+  ctx: { apps: number[]; rows: number },
+  token?: string,
+  seconds = SECONDS,
+) {
+  const rng = randomSource(7);
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    requests: [{ setupRequest: (req) => ({ ...req, path: bench.path(rng, ctx) }) }],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
+  const sqliteFile = path.join(dataDir, 'master-admin.sqlite');
+  // A fresh database, as every test file gets one.
+  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const databaseUrl = pgDb?.url;
+  const dropPg = pgDb?.drop;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const children: ChildProcess[] = [];
+  try {
+    log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} banners with the CLI's bulk loader…`);
+    await runCli(['seed-bench', '--area', 'banners', '--rows', String(ROWS)], env);
+
+    const server = await startProcess(
+      'src/main.ts',
+      {
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SERVE_WEB: 'false',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
+      /running at http:\/\/localhost:(\d+)/,
+    );
+    children.push(server.child);
+    const floor = await startProcess(
+      'bench/floor.ts',
+      databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_FILE: sqliteFile },
+      /listening (\d+)/,
+    );
+    children.push(floor.child);
+
+    const serverUrl = `http://127.0.0.1:${server.port}`;
+    const floorUrl = `http://127.0.0.1:${floor.port}`;
+    const signInUrl = `${serverUrl}${API_BASE}/auth/admin/login`;
+    const signInInit = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    };
+    const token = ((await (await fetch(signInUrl, signInInit)).json()) as { token: string }).token;
+    const options = (await (
+      await fetch(`${serverUrl}${API_BASE}/master-app/options`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { result: Array<{ id: number; name: string }> };
+    const apps = options.result.filter((a) => a.name.startsWith('Bench App')).map((a) => a.id);
+    const ctx = { apps, rows: ROWS };
+
+    const rows: Row[] = [];
+    for (const bench of selected) {
+      log(`[${kind}] ${bench.name}`);
+      // Warm both up (page cache, prepared statements), then measure.
+      await drive(serverUrl, bench, ctx, token, 2);
+      await drive(floorUrl, bench, ctx, undefined, 2);
+      const measuring = drive(serverUrl, bench, ctx, token);
+      const [measured, health, signInTimes] = await Promise.all([
+        measuring,
+        probe(`${serverUrl}${API_BASE}/health`, {}, 20, measuring),
+        // Sign-in is rate limited to 60 a minute per address.
+        probe(signInUrl, signInInit, 1000, measuring),
+      ]);
+      const floorMeasured = await drive(floorUrl, bench, ctx);
+      rows.push({
+        db: kind,
+        name: bench.name,
+        server: measured,
+        floor: floorMeasured,
+        healthP99: health.p99,
+        signInP99: signInTimes.p99,
+        target: bench.target,
+      });
+      log(
+        `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured.rps.toFixed(0)} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
+      );
+    }
+    return rows;
+  } finally {
+    await Promise.all(children.map(stop));
+    await dropPg?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const PROBE_P99_MS = 50;
+
+function report(rows: Row[]) {
+  const header = [
+    'db',
+    'case',
+    'server req/s',
+    'p50 ms',
+    'p99 ms',
+    'floor req/s',
+    'floor p99 ms',
+    'ratio',
+    'health p99 ms',
+    'sign-in p99 ms',
+    'targets',
+  ];
+  const lines = rows.map((r) => {
+    const ratio = r.server.rps / r.floor.rps;
+    const p99Target = r.target.p99Ms[r.db as 'sqlite' | 'postgres'];
+    const misses = [
+      ratio < 0.5 && 'ratio < 0.5',
+      p99Target !== undefined && r.server.p99 > p99Target && `p99 > ${p99Target} ms`,
+      r.healthP99 >= PROBE_P99_MS && `health p99 ≥ ${PROBE_P99_MS} ms`,
+      r.signInP99 >= PROBE_P99_MS && `sign-in p99 ≥ ${PROBE_P99_MS} ms`,
+      r.server.errors > 0 && `${r.server.errors} errors`,
+    ].filter(Boolean);
+    return [
+      r.db,
+      r.name,
+      r.server.rps.toFixed(0),
+      String(r.server.p50),
+      String(r.server.p99),
+      r.floor.rps.toFixed(0),
+      String(r.floor.p99),
+      ratio.toFixed(2),
+      r.healthP99.toFixed(1),
+      r.signInP99.toFixed(1),
+      misses.length === 0 ? 'met' : misses.join(', '),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(
+    `\n${ROWS.toLocaleString('en')} rows, concurrency ${CONNECTIONS}, ${SECONDS} s per case, ${os.availableParallelism()} cores`,
+  );
+  console.log(row(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines) console.log(row(l));
+  const missed = lines.filter((l) => l[l.length - 1] !== 'met').length;
+  console.log(missed === 0 ? '\nEvery target met.' : `\n${missed} case(s) missed a target.`);
+  return missed;
+}
+
+const all: Row[] = [];
+for (const kind of DATABASES) all.push(...(await benchDatabase(kind)));
+process.exitCode = report(all) === 0 ? 0 : 1;

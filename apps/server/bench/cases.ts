@@ -1,0 +1,75 @@
+/**
+ * What `npm run bench` measures: each case is a list request whose filter values and keywords vary
+ * from one request to the next (so no cache keyed by the request can produce the numbers), and the
+ * same statements the server runs for it, which the floor runs bare.
+ */
+import type { z } from 'zod';
+import { API_BASE, STATUSES, bannerListQuery, masterAppListQuery } from '@master-admin/contract';
+import type { ListSpec } from '../src/db/lists.ts';
+import { BANNERS_LIST } from '../src/features/banners/routes.ts';
+import { MASTER_APPS_LIST } from '../src/features/master-apps/routes.ts';
+import { BENCH_WORDS, type RandomSource } from '../src/seed/bench.ts';
+
+export type Target = { p99Ms: { sqlite?: number; postgres?: number } };
+
+export interface BenchCase {
+  name: string;
+  /** The request path (with its query), drawn anew for every request. */
+  path(rng: RandomSource, ctx: { apps: number[]; rows: number }): string;
+  /** The p99 latency the case must stay under at concurrency 50, per database. */
+  target: Target;
+}
+
+/** A list the floor can answer: its route, spec and query schema. */
+export interface FloorList {
+  route: string;
+  spec: ListSpec<string, unknown>;
+  query: z.ZodType;
+}
+
+export const FLOOR_LISTS: FloorList[] = [
+  {
+    route: `${API_BASE}/banner/list`,
+    spec: BANNERS_LIST,
+    query: bannerListQuery,
+  },
+  {
+    route: `${API_BASE}/master-app/list`,
+    spec: MASTER_APPS_LIST,
+    query: masterAppListQuery,
+  },
+];
+
+const banners = `${API_BASE}/banner/list?limit=10`;
+const FILTERED = { sqlite: 20, postgres: 100 };
+
+export const CASES: BenchCase[] = [
+  { name: 'banners: first page', path: () => banners, target: { p99Ms: FILTERED } },
+  {
+    name: 'banners: status',
+    path: (rng) => `${banners}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'banners: app + status',
+    path: (rng, { apps }) =>
+      `${banners}&masterAppId=${rng.pick(apps)}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'banners: keyword (1 %)',
+    // A word as a person would type it: each names about 1 % of the rows.
+    path: (rng) => `${banners}&keyword=${rng.pick(BENCH_WORDS)}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+  },
+  {
+    name: 'banners: offset rows/2',
+    path: (rng, { rows }) => `${banners}&offset=${Math.floor(rows / 2) + rng.int(100)}`,
+    target: { p99Ms: { sqlite: 1000 } },
+  },
+  {
+    name: 'master apps (5 rows)',
+    path: () => `${API_BASE}/master-app/list`,
+    target: { p99Ms: FILTERED },
+  },
+];

@@ -1,0 +1,97 @@
+/**
+ * The floor `npm run bench` compares the server with: a bare `node:http` server that answers the
+ * same list requests with the server's own list mechanism (byte-identical SQL, planned the same
+ * way) run in place through cached prepared statements, with no framework, no auth, no
+ * per-request validation, no logging and no threads. Started by bench.ts: `node floor.ts`, configured by environment
+ * (DATABASE_URL or SQLITE_FILE), it prints `listening <port>`.
+ */
+import http from 'node:http';
+import { createHash } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { CompiledQuery } from 'kysely';
+import { openDatabase } from '../src/db/connect.ts';
+import { Lists } from '../src/db/lists.ts';
+import { FLOOR_LISTS } from './cases.ts';
+
+const databaseUrl = process.env.DATABASE_URL;
+const sqliteFile = process.env.SQLITE_FILE;
+const handle = openDatabase(
+  databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: sqliteFile! },
+);
+// The server's list mechanism plans and compiles; the floor runs the statements itself.
+const lists = new Lists(handle.db, handle.reads, handle.dialect);
+
+type Run = (statements: readonly CompiledQuery[]) => Promise<Array<Record<string, unknown>[]>>;
+let run: Run;
+if (databaseUrl) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const names = new Map<string, string>();
+  const name = (text: string) => {
+    let found = names.get(text);
+    if (!found) {
+      found = `f${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+      names.set(text, found);
+    }
+    return found;
+  };
+  run = async (statements) =>
+    (
+      await Promise.all(
+        statements.map((s) =>
+          pool.query<Record<string, unknown>>({
+            name: name(s.sql),
+            text: s.sql,
+            values: [...s.parameters],
+          }),
+        ),
+      )
+    ).map((r) => r.rows);
+} else {
+  const db = new SQLite(sqliteFile, { readonly: true, fileMustExist: true });
+  const prepared = new Map<string, SQLite.Statement>();
+  run = async (statements) =>
+    statements.map((s) => {
+      let statement = prepared.get(s.sql);
+      if (!statement) prepared.set(s.sql, (statement = db.prepare(s.sql)));
+      return statement.all(...s.parameters) as Record<string, unknown>[];
+    });
+}
+
+/** The list and parsed query of a request (parsed once per distinct request). */
+const parsed = new Map<string, { list: (typeof FLOOR_LISTS)[number]; query: never }>();
+function requestOf(url: string) {
+  let found = parsed.get(url);
+  if (found) return found;
+  const [path = '', search = ''] = url.split('?');
+  const list = FLOOR_LISTS.find((l) => l.route === path);
+  if (!list) return undefined;
+  found = {
+    list,
+    query: list.query.parse(Object.fromEntries(new URLSearchParams(search))) as never,
+  };
+  parsed.set(url, found);
+  return found;
+}
+
+const server = http.createServer((req, res) => {
+  const request = requestOf(req.url ?? '');
+  if (!request) {
+    res.writeHead(404).end();
+    return;
+  }
+  lists.answer(request.list.spec, request.query, run).then(
+    ({ rows, total }) => {
+      const body = JSON.stringify({ result: rows, total });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    },
+    (err: unknown) => {
+      console.error(err);
+      res.writeHead(500).end();
+    },
+  );
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === 'object' && address ? address.port : ''}`);
+});

@@ -1,0 +1,352 @@
+/**
+ * The one list mechanism. An area declares its list once (`defineList`: table, filters, the
+ * grouping sets its counts are kept for, the searched columns, the order) and answers every list
+ * request with `lists.page`. What stays fast at millions of rows is decided here, for every area:
+ *
+ * - the page is a deferred join: the ids of the page come from an index alone (filters, order,
+ *   limit and offset), then only those rows are read with their joins;
+ * - `total` is exact and cheap: a sum over `list_counts` (kept by triggers, list-structures.ts)
+ *   when a grouping set holds every filter asked for; a keyword is counted on its search index;
+ * - keywords of 3+ characters use the trigram index; shorter ones scan, off the request path;
+ * - both statements run in the read pool (reads.ts), never on the thread that serves requests.
+ */
+import {
+  CamelCasePlugin,
+  sql,
+  type CompiledQuery,
+  type Kysely,
+  type SelectQueryBuilder,
+} from 'kysely';
+import type { ListResponse } from '@master-admin/contract';
+import type { Db } from './connect.ts';
+import { SEARCH_MIN_LENGTH, type Dialect } from './dialect.ts';
+import { arg, precompile, type Precompiled } from './precompiled.ts';
+import { COUNT_KEYS, type ListStructure } from './list-structures.ts';
+import type { ReadPool } from './reads.ts';
+import type { Database } from './schema.ts';
+
+export type Direction = 'asc' | 'desc';
+export type Order = ReadonlyArray<readonly [column: string, direction: Direction]>;
+
+/** API.md's default: newest first, ties broken by id. */
+export const NEWEST_FIRST: Order = [
+  ['createdAt', 'desc'],
+  ['id', 'desc'],
+];
+
+// The ids of a page, as a list's row query receives them.
+type IdsQuery = SelectQueryBuilder<any, any, { id: number }>;
+
+export interface ListSpec<F extends string = string, O = unknown> {
+  /** The list's name in `list_counts` and its search structure (as its migration installed it). */
+  name: string;
+  /** The base table: one row of it is one row of the list. */
+  table: keyof Database;
+  /** The alias `rows` gives the base table. */
+  alias: string;
+  /** Query parameter → base-table column it must equal. */
+  filters: Readonly<Record<F, string>>;
+  /** The grouping sets `list_counts` keeps for this list, in its migration's order. */
+  counts: ReadonlyArray<ReadonlyArray<F>>;
+  /** Base-table columns the keyword searches, as its migration indexed them. */
+  search: ReadonlyArray<string>;
+  /** Row order; the last column must be unique (id) so pages never overlap. */
+  order: Order;
+  /**
+   * Fields a request may `sort` by (the contract's list query allows the same), each served by
+   * an index (col, id); ties are broken by id.
+   */
+  sorts: ReadonlyArray<string>;
+  /** Sort fields that are text: sorted whatever the letter case (their index is on lower()). */
+  caseless: ReadonlyArray<string>;
+  /** The rows of a page, with their columns and joins: `.where('b.id', 'in', ids)`. */
+  rows: (db: Db, ids: IdsQuery) => SelectQueryBuilder<any, any, O>;
+}
+
+export function defineList<const F extends string, O>(
+  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless'> & {
+    order?: Order;
+    sorts?: ReadonlyArray<string>;
+    caseless?: ReadonlyArray<string>;
+  },
+): ListSpec<F, O> {
+  for (const set of spec.counts) {
+    if (set.length > COUNT_KEYS.length) throw new Error(`${spec.name}: a count set has > 4 keys`);
+    for (const key of set) {
+      if (!(key in spec.filters)) throw new Error(`${spec.name}: ${key} counted but no filter`);
+    }
+  }
+  return {
+    ...spec,
+    order: spec.order ?? NEWEST_FIRST,
+    sorts: spec.sorts ?? [],
+    caseless: spec.caseless ?? [],
+  };
+}
+
+/** The parsed query of a list request: paging, keyword and the area's filters. */
+export type PageQuery = {
+  limit: number;
+  offset: number;
+  keyword?: string | undefined;
+  /** A field of `sorts`, or `-field` for descending. */
+  sort?: string | undefined;
+};
+
+type Filter = { key: string; column: string; value: string | number };
+type KeywordKind = 'none' | 'indexed' | 'scan';
+
+/** The statements of one shape of request (which filters, which kind of keyword), compiled. */
+type Template = {
+  page: Precompiled<unknown>;
+  count: Precompiled<{ total: number }>;
+  /** A keyword's page walking the order index instead, and the kept total of its filters. */
+  adaptive:
+    { pageInOrder: Precompiled<unknown>; scope: Precompiled<{ total: number }> } | undefined;
+};
+
+/**
+ * How many index entries a walk visits for the cost of looking up one match (measured on SQLite:
+ * an entry checked against the matches' filter costs about a fiftieth of a row lookup).
+ */
+const WALK_VS_LOOKUP = 50;
+
+export class Lists {
+  readonly #db: Kysely<any>;
+  readonly #typedDb: Db;
+  readonly #reads: ReadPool;
+  readonly #dialect: Dialect;
+  readonly #camel = new CamelCasePlugin();
+  readonly #templates = new WeakMap<ListSpec<string, unknown>, Map<string, Template>>();
+
+  constructor(db: Db, reads: ReadPool, dialect: Dialect) {
+    this.#db = db;
+    this.#typedDb = db;
+    this.#reads = reads;
+    this.#dialect = dialect;
+  }
+
+  /** One page of `spec` for `query` and the count of every row matching it. */
+  async page<O>(
+    spec: ListSpec<string, O>,
+    query: PageQuery & Readonly<Record<string, unknown>>,
+  ): Promise<ListResponse<O>> {
+    // Even a cheap page is read on a reader thread: measured, the request thread serves more
+    // requests a second handing its statements over than running them itself.
+    const { rows, total } = await this.answer(spec, query, (statements) =>
+      this.#reads.run(statements),
+    );
+    const { rows: result } = await this.#camel.transformResult({
+      queryId: { queryId: spec.name },
+      result: { rows },
+    });
+    return { result: result as O[], total };
+  }
+
+  /**
+   * The page's raw rows and the total, running the statements with `run` (the bench's floor runs
+   * them bare). On SQLite a keyword's page is planned from its count: a common keyword walks the
+   * order index keeping the matches (stopping at the page), a rare one sorts its few matches.
+   */
+  async answer(
+    spec: ListSpec<string, unknown>,
+    query: PageQuery & Readonly<Record<string, unknown>>,
+    run: (statements: readonly CompiledQuery[]) => Promise<Array<Record<string, unknown>[]>>,
+  ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+    const { template, values } = this.#prepare(spec, query);
+    const { adaptive } = template;
+    if (!adaptive) {
+      const [rows = [], countRows = []] = await run([
+        template.page.fill(values),
+        template.count.fill(values),
+      ]);
+      return { rows, total: Number(countRows[0]?.total ?? 0) };
+    }
+    const [countRows = [], scopeRows = []] = await run([
+      template.count.fill(values),
+      adaptive.scope.fill(values),
+    ]);
+    const total = Number(countRows[0]?.total ?? 0);
+    if (total <= query.offset) return { rows: [], total };
+    // Walking visits about reach × scope / total index entries; sorting looks up every match.
+    const scope = Number(scopeRows[0]?.total ?? 0);
+    const reach = query.offset + query.limit;
+    const walk = total * total * WALK_VS_LOOKUP > reach * scope;
+    const [rows = []] = await run([(walk ? adaptive.pageInOrder : template.page).fill(values)]);
+    return { rows, total };
+  }
+
+  /** Every statement `answer` may run for a request, compiled (for the query-plan tests). */
+  statements(
+    spec: ListSpec<string, unknown>,
+    query: PageQuery & Readonly<Record<string, unknown>>,
+  ): CompiledQuery[] {
+    const { template, values } = this.#prepare(spec, query);
+    const all = [template.page, template.count];
+    if (template.adaptive) all.push(template.adaptive.pageInOrder, template.adaptive.scope);
+    return all.map((t) => t.fill(values));
+  }
+
+  #prepare(spec: ListSpec<string, unknown>, query: PageQuery & Readonly<Record<string, unknown>>) {
+    const filters = activeFilters(spec, query);
+    const keyword = query.keyword === undefined || query.keyword === '' ? undefined : query.keyword;
+    const kind: KeywordKind =
+      keyword === undefined ? 'none' : isIndexable(keyword) ? 'indexed' : 'scan';
+    const order = orderOf(spec, query.sort);
+    const shape = `${filters.map((f) => `${f.key}:${typeof f.value}`).join(',')}|${kind}|${query.sort ?? ''}`;
+    let templates = this.#templates.get(spec);
+    if (!templates) this.#templates.set(spec, (templates = new Map<string, Template>()));
+    let template = templates.get(shape);
+    if (!template) templates.set(shape, (template = this.#compile(spec, filters, kind, order)));
+
+    // The values in the order #compile numbered them.
+    const pattern =
+      keyword === undefined
+        ? undefined
+        : kind === 'indexed'
+          ? this.#dialect.searchPattern(keyword)
+          : this.#dialect.containsPattern(keyword);
+    const values = [
+      query.limit,
+      query.offset,
+      ...filters.map((f) => f.value),
+      ...filters.map((f) => String(f.value)),
+      pattern,
+    ];
+    return { template, values };
+  }
+
+  /** Builds a shape's statements with numbered stand-ins (precompiled.ts) for the values. */
+  #compile(
+    spec: ListSpec<string, unknown>,
+    shapeFilters: Filter[],
+    kind: KeywordKind,
+    order: Order,
+  ): Template {
+    const caseless = new Set(spec.caseless);
+    const sortKey = (column: string, alias?: string) => {
+      const ref = sql.ref(alias ? `${alias}.${column}` : column);
+      return caseless.has(column) ? sql`lower(${ref})` : ref;
+    };
+    const n = shapeFilters.length;
+    const filters = shapeFilters.map((f, i) => ({ ...f, value: arg(2 + i), text: arg(2 + n + i) }));
+    const pattern = arg(2 + 2 * n);
+
+    const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
+      let q = qb;
+      for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
+      if (kind === 'indexed') {
+        const search = this.#dialect.search(spec.name, pattern);
+        q = q.where(
+          // Kept from the id index, the planner walks the order index and checks each row.
+          inOrder ? this.#dialect.unindexed('id') : sql.ref('id'),
+          'in',
+          this.#db
+            .selectFrom(search.table)
+            .select(sql.ref(search.id).as('id'))
+            .where(search.matches),
+        ) as Q;
+      } else if (kind === 'scan') {
+        q = q.where((eb) =>
+          eb.or(spec.search.map((column) => this.#dialect.contains(column, pattern))),
+        ) as Q;
+      }
+      return q;
+    };
+
+    const pageOf = (inOrder: boolean) => {
+      let ids = where(this.#db.selectFrom(spec.table).select('id'), inOrder);
+      for (const [column, direction] of order) ids = ids.orderBy(sortKey(column), direction);
+      ids = ids.limit(arg<number>(0)).offset(arg<number>(1));
+      let page = spec.rows(this.#typedDb, ids as IdsQuery);
+      for (const [column, direction] of order) {
+        page = page.orderBy(sortKey(column, spec.alias), direction);
+      }
+      return precompile(page);
+    };
+
+    // The filters' total kept in list_counts, when a grouping set holds them all.
+    const g = countSet(spec, shapeFilters);
+    let kept: SelectQueryBuilder<any, any, { total: number }> | undefined;
+    if (g !== undefined) {
+      kept = this.#db
+        .selectFrom('listCounts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('total'))
+        .where('list', '=', spec.name)
+        .where('grp', '=', g);
+      const set = spec.counts[g]!;
+      for (const f of filters) kept = kept.where(COUNT_KEYS[set.indexOf(f.key)]!, '=', f.text);
+    }
+
+    let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
+    if (kind === 'none') {
+      count = kept;
+    } else if (kind === 'indexed' && n === 0) {
+      // Counted on the search index alone.
+      const search = this.#dialect.search(spec.name, pattern);
+      count = this.#db
+        .selectFrom(search.table)
+        .select(sql<number>`count(*)`.as('total'))
+        .where(search.matches);
+    }
+    count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
+    // PostgreSQL's planner weighs the two page plans itself, from its statistics.
+    const adaptive =
+      kind === 'indexed' && kept !== undefined && this.#dialect.kind === 'sqlite'
+        ? { pageInOrder: pageOf(true), scope: precompile(kept) }
+        : undefined;
+    return { page: pageOf(false), count: precompile(count), adaptive };
+  }
+}
+
+/** The order of a request: `sort` (ties by id, the same way), else the list's own. */
+function orderOf(spec: ListSpec<string, unknown>, sort: string | undefined): Order {
+  if (sort === undefined || sort === '') return spec.order;
+  const direction: Direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const field = sort.replace(/^-/, '');
+  if (!spec.sorts.includes(field)) throw new Error(`${spec.name}: cannot sort by ${field}`);
+  return [
+    [field, direction],
+    ['id', direction],
+  ];
+}
+
+function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>): Filter[] {
+  const filters: Filter[] = [];
+  for (const [key, column] of Object.entries<string>(spec.filters)) {
+    const value = query[key];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new Error(`${spec.name}: filter ${key} is not a string or number`);
+    }
+    filters.push({ key, column, value });
+  }
+  return filters;
+}
+
+/** The smallest grouping set holding every filter asked for, if any. */
+function countSet(spec: ListSpec, filters: Filter[]): number | undefined {
+  let best: number | undefined;
+  spec.counts.forEach((set, g) => {
+    if (!filters.every((f) => set.includes(f.key))) return;
+    if (best === undefined || set.length < spec.counts[best]!.length) best = g;
+  });
+  return best;
+}
+
+function isIndexable(keyword: string): boolean {
+  return [...keyword].length >= SEARCH_MIN_LENGTH;
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A list as its migration installed it (snake_case), for the checks and a rebuild. */
+export function structureOf(spec: ListSpec): ListStructure {
+  const filters: Readonly<Record<string, string>> = spec.filters;
+  return {
+    name: spec.name,
+    table: snake(spec.table),
+    counts: spec.counts.map((set) => set.map((key) => snake(filters[key]!))),
+    search: spec.search.map(snake),
+  };
+}

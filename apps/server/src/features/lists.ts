@@ -1,0 +1,25 @@
+/** Every area's list, for the checks, the bench and the operator tool that work on all of them. */
+import type { ListSpec } from '../db/lists.ts';
+import { BANNERS_LIST } from './banners/routes.ts';
+import { BLOGS_LIST } from './blogs/routes.ts';
+import { CATEGORIES_LIST } from './categories/routes.ts';
+import { CONTACT_US_LIST } from './contact-us/routes.ts';
+import { FAQS_LIST } from './faqs/routes.ts';
+import { MASTER_APPS_LIST } from './master-apps/routes.ts';
+import { NOTIFICATIONS_LIST } from './notifications/routes.ts';
+import { PAGES_LIST } from './pages/routes.ts';
+import { SETTINGS_LIST } from './settings/routes.ts';
+import { SPECIAL_DAYS_LIST } from './special-days/routes.ts';
+
+export const ALL_LISTS: readonly ListSpec[] = [
+  MASTER_APPS_LIST,
+  BANNERS_LIST,
+  BLOGS_LIST,
+  PAGES_LIST,
+  FAQS_LIST,
+  CATEGORIES_LIST,
+  SPECIAL_DAYS_LIST,
+  CONTACT_US_LIST,
+  SETTINGS_LIST,
+  NOTIFICATIONS_LIST,
+];

@@ -1,0 +1,289 @@
+/**
+ * Bulk rows for benchmarks: `npm run admin -- seed-bench --area banners --rows 1000000`. Each area
+ * that grows to millions of rows registers a generator here; `npm run bench` loads it, then
+ * measures its list. Rows go in through the same triggers as any write, in large batches (one
+ * prepared statement in big transactions on SQLite, `unnest` arrays on PostgreSQL), so the counts
+ * and search indexes they feed are right when the load ends.
+ */
+import { randomBytes } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import type { DatabaseHandle } from '../db/connect.ts';
+import { createMasterApp } from '../features/master-apps/lookup.ts';
+
+/** Words the generated text is made of: each one names about 1 % of the rows of an area. */
+export const BENCH_WORDS = [
+  'diwali',
+  'holi',
+  'eid',
+  'christmas',
+  'pongal',
+  'onam',
+  'navratri',
+  'dussehra',
+  'lohri',
+  'baisakhi',
+  'ganesh',
+  'janmashtami',
+  'rakhi',
+  'karva',
+  'chhath',
+  'ugadi',
+  'vishu',
+  'bihu',
+  'gudi',
+  'makar',
+  'easter',
+  'newyear',
+  'valentine',
+  'mothersday',
+  'fathersday',
+  'teachersday',
+  'childrensday',
+  'republic',
+  'independence',
+  'gandhi',
+  'ambedkar',
+  'buddha',
+  'mahavir',
+  'guru',
+  'nanak',
+  'muharram',
+  'ramzan',
+  'bakrid',
+  'goodfriday',
+  'thanksgiving',
+  'halloween',
+  'yoga',
+  'earthday',
+  'womensday',
+  'labourday',
+  'friendship',
+  'birthday',
+  'anniversary',
+  'wedding',
+  'engagement',
+  'housewarming',
+  'farewell',
+  'welcome',
+  'congrats',
+  'graduation',
+  'exam',
+  'monsoon',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
+  'cricket',
+  'football',
+  'hockey',
+  'kabaddi',
+  'chess',
+  'olympics',
+  'marathon',
+  'election',
+  'budget',
+  'startup',
+  'offer',
+  'discount',
+  'clearance',
+  'launch',
+  'opening',
+  'festive',
+  'shopping',
+  'jewellery',
+  'fashion',
+  'grocery',
+  'pharmacy',
+  'bakery',
+  'restaurant',
+  'cafe',
+  'salon',
+  'gym',
+  'clinic',
+  'school',
+  'college',
+  'coaching',
+  'travel',
+  'hotel',
+  'realestate',
+  'insurance',
+  'banking',
+  'mobile',
+  'electronics',
+  'furniture',
+  'motorcycle',
+] as const;
+
+/** Where generated links point; no word above is part of it, nor of another word. */
+export const BENCH_LINK_BASE = 'https://cdn.acme.test/p';
+for (const word of BENCH_WORDS) {
+  const elsewhere = [BENCH_LINK_BASE, ...BENCH_WORDS.filter((w) => w !== word)];
+  if (elsewhere.some((text) => text.includes(word)))
+    throw new Error(`bench word ${word} is not unique`);
+}
+
+/** How many master apps the generated rows are spread over. */
+export const BENCH_APPS = 5;
+
+/** A small, seeded random source: the same rows on every run and database. */
+export function randomSource(seed = 42) {
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    // xorshift32
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+  return {
+    int: (n: number) => next() % n,
+    pick: <T>(values: readonly T[]): T => values[next() % values.length]!,
+    /** A value by weight: `weighted([['A', 7], ['B', 3]])` gives A 70 % of the time. */
+    weighted: <T>(choices: ReadonlyArray<readonly [T, number]>): T => {
+      const total = choices.reduce((sum, [, w]) => sum + w, 0);
+      let r = next() % total;
+      for (const [value, w] of choices) {
+        if (r < w) return value;
+        r -= w;
+      }
+      return choices[0]![0];
+    },
+  };
+}
+export type RandomSource = ReturnType<typeof randomSource>;
+
+type Column = { name: string; pgType: string };
+
+/**
+ * Inserts `count` generated rows into `table` (snake_case), `row(i)` giving each one's values in
+ * the order of `columns`, in batches; `progress` hears how many are in.
+ */
+export async function bulkInsert(
+  handle: DatabaseHandle,
+  table: string,
+  columns: readonly Column[],
+  count: number,
+  row: (i: number) => unknown[],
+  progress: (done: number) => void = () => {},
+): Promise<void> {
+  const names = columns.map((c) => c.name).join(', ');
+  if (handle.sqlite) {
+    const insert = handle.sqlite.prepare(
+      `insert into ${table} (${names}) values (${columns.map(() => '?').join(', ')})`,
+    );
+    const batch = handle.sqlite.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) insert.run(row(i));
+    });
+    for (let from = 0; from < count; from += 20_000) {
+      batch(from, Math.min(count, from + 20_000));
+      progress(Math.min(count, from + 20_000));
+    }
+    return;
+  }
+  const statement =
+    `insert into ${table} (${names}) select * from unnest(` +
+    columns.map((c, i) => `$${i + 1}::${c.pgType}[]`).join(', ') +
+    ')';
+  for (let from = 0; from < count; from += 10_000) {
+    const to = Math.min(count, from + 10_000);
+    const arrays: unknown[][] = columns.map(() => []);
+    for (let i = from; i < to; i++) row(i).forEach((v, c) => arrays[c]!.push(v));
+    await handle.db.executeQuery(CompiledQuery.raw(statement, arrays));
+    progress(to);
+  }
+}
+
+/** Brings the planner's statistics (and PostgreSQL's visibility map) up to date after a load. */
+export async function analyze(handle: DatabaseHandle, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    await sql
+      .raw(handle.sqlite ? `analyze ${table}` : `vacuum analyze ${table}`)
+      .execute(handle.db);
+  }
+}
+
+/** The bench's master apps ("Bench App 1" …), created when missing; their ids. */
+async function benchApps(handle: DatabaseHandle): Promise<number[]> {
+  const ids: number[] = [];
+  for (let k = 1; k <= BENCH_APPS; k++) {
+    const name = `Bench App ${k}`;
+    const found = await handle.db
+      .selectFrom('masterApps')
+      .select('id')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    ids.push(found ? found.id : (await createMasterApp(handle.db, name)).id);
+  }
+  return ids;
+}
+
+/** A content key of a media file that need not exist (lists never read the files). */
+function fakeKey(folder: string): string {
+  const hash = randomBytes(32).toString('hex');
+  return `${folder}/${hash.slice(0, 2)}/${hash}.webp`;
+}
+
+/** Timestamps one `stepMs` apart, ending now: rows come oldest first, as they were written. */
+function timeline(count: number, spanDays = 730) {
+  const end = Date.now();
+  const step = Math.max(1, Math.floor((spanDays * 86_400_000) / Math.max(1, count)));
+  return (i: number) => new Date(end - (count - i) * step).toISOString();
+}
+
+export interface BenchArea {
+  description: string;
+  /** Adds `rows` rows; `progress` hears how many are in. */
+  seed(handle: DatabaseHandle, rows: number, progress: (done: number) => void): Promise<void>;
+}
+
+export const BENCH_AREAS: Record<string, BenchArea> = {
+  banners: {
+    description: `banners over ${BENCH_APPS} master apps; each link names one of ${BENCH_WORDS.length} words`,
+    async seed(handle, rows, progress) {
+      const apps = await benchApps(handle);
+      const rng = randomSource();
+      const at = timeline(rows);
+      await bulkInsert(
+        handle,
+        'banners',
+        [
+          { name: 'master_app_id', pgType: 'int' },
+          { name: 'image', pgType: 'text' },
+          { name: 'link', pgType: 'text' },
+          { name: 'link_type', pgType: 'text' },
+          { name: 'status', pgType: 'text' },
+          { name: 'created_at', pgType: 'timestamptz' },
+          { name: 'updated_at', pgType: 'timestamptz' },
+        ],
+        rows,
+        (i) => [
+          rng.pick(apps),
+          fakeKey('banners'),
+          `${BENCH_LINK_BASE}/${rng.pick(BENCH_WORDS)}/${i}`,
+          rng.weighted([
+            ['DEFAULT', 5],
+            ['EXTERNAL', 3],
+            ['INTERNAL', 2],
+          ]),
+          rng.weighted([
+            ['ACTIVE', 70],
+            ['DEACTIVE', 15],
+            ['PENDING', 10],
+            ['SUSPENDED', 4],
+            ['DELETED', 1],
+          ]),
+          at(i),
+          at(i),
+        ],
+        progress,
+      );
+      await analyze(handle, [
+        'banners',
+        'list_counts',
+        ...(handle.sqlite ? [] : ['banners_search']),
+      ]);
+    },
+  },
+};

@@ -1,0 +1,256 @@
+/**
+ * The OpenAPI document describes exactly what the server accepts: every request the document
+ * allows (a minimal one, and one at each edge: each enum value, each bound, each optional field)
+ * is accepted, in every content type the document lists; what the document refuses (a control
+ * character in any text field, a path id that is not plain digits) is refused with 400 naming
+ * the field. Requests are made from the document itself, so a route added later is covered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
+import { ADMIN, startServer } from './harness.ts';
+import { images } from './images.ts';
+import { edges, matches, valid, type JsonSchema } from './openapi-values.ts';
+
+const s = await startServer();
+afterAll(() => s.close());
+
+type Operation = {
+  parameters?: Array<{
+    name: string;
+    in: 'path' | 'query';
+    required?: boolean;
+    schema: JsonSchema;
+  }>;
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+  security?: unknown[];
+};
+const doc = (await s.app.inject({ url: '/api/docs/json' })).json<{
+  paths: Record<string, Record<string, Operation>>;
+}>();
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+);
+
+let adminId: number;
+let png: Buffer;
+beforeAll(async () => {
+  adminId = (
+    await s.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow()
+  ).id;
+  png = await images.png();
+  // Rows for the ids the requests name (1), so most calls reach their handler's success.
+  for (const name of ['Doc App', 'Doc App 2']) {
+    await s.api({ method: 'POST', url: '/master-app', token: s.adminToken, payload: { name } });
+  }
+});
+
+let address = 0;
+type Request = {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  body?: unknown;
+  type?: string;
+};
+
+async function send(method: string, template: string, request: Request) {
+  const url = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(request.path[name] ?? ''),
+  );
+  const query = new URLSearchParams(
+    Object.entries(request.query).map(([k, v]): [string, string] => [k, `${v as string}`]),
+  );
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${await s.tokenFor(adminId)}`,
+  };
+  let payload: string | Buffer | undefined;
+  if (request.body !== undefined) {
+    const body = request.body as Record<string, unknown>;
+    if (request.type === 'application/x-www-form-urlencoded') {
+      headers['content-type'] = request.type;
+      payload = new URLSearchParams(
+        Object.entries(body).map(([k, v]): [string, string] => [
+          k,
+          v === null ? '' : `${v as string}`,
+        ]),
+      ).toString();
+    } else if (request.type === 'multipart/form-data') {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(body)) {
+        if (v instanceof Buffer)
+          form.append(k, new Blob([new Uint8Array(v)], { type: 'image/png' }), 'a.png');
+        else form.append(k, v === null ? '' : `${v as string}`);
+      }
+      const encoded = new Response(form);
+      headers['content-type'] = encoded.headers.get('content-type')!;
+      payload = Buffer.from(await encoded.arrayBuffer());
+    } else {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+  }
+  address += 1;
+  return s.app.inject({
+    method: method as 'GET',
+    url: `${url}${query.size > 0 ? `?${query.toString()}` : ''}`,
+    headers,
+    payload,
+    // Rate limits count per address; each request comes from its own.
+    remoteAddress: `10.9.${Math.floor(address / 250) % 250}.${(address % 250) + 1}`,
+  });
+}
+
+function baseRequest(op: Operation): Request {
+  const path: Record<string, string> = {};
+  const query: Record<string, unknown> = {};
+  for (const p of op.parameters ?? []) {
+    if (p.in === 'path') path[p.name] = String(valid(p.schema));
+    else if (p.required) query[p.name] = valid(p.schema);
+  }
+  return { path, query };
+}
+
+/** A body for `type`, with a real image in each binary field the schema requires. */
+function bodyFor(schema: JsonSchema, type: string, fields?: Record<string, unknown>) {
+  const body = valid(schema, fields) as Record<string, unknown>;
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
+    if (sub.format === 'binary' && (schema.required ?? []).includes(key)) body[key] = png;
+  }
+  return type === 'multipart/form-data'
+    ? body
+    : Object.fromEntries(Object.entries(body).filter(([, v]) => !(v instanceof Buffer)));
+}
+
+const refused = (status: number) =>
+  status === 400 || status === 413 || status === 415 || status >= 500;
+
+describe('every request the document allows is accepted', () => {
+  for (const { path, method, op } of operations) {
+    it(`${method} ${path}`, async () => {
+      const problems: string[] = [];
+      const base = baseRequest(op);
+      const contents = Object.entries(op.requestBody?.content ?? {});
+      const tryRequest = async (label: string, request: Request) => {
+        const res = await send(method, path, request);
+        if (refused(res.statusCode)) problems.push(`${label}: ${res.statusCode} ${res.body}`);
+      };
+      if (contents.length === 0) await tryRequest('minimal', base);
+      for (const [type, { schema }] of contents) {
+        await tryRequest(`${type} minimal`, { ...base, body: bodyFor(schema, type), type });
+        for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+          if (sub.format === 'binary') {
+            const body = { ...bodyFor(schema, type), [name]: png };
+            await tryRequest(`${type} with file ${name}`, { ...base, body, type });
+            continue;
+          }
+          for (const [edge, value] of edges(sub)) {
+            const body = bodyFor(schema, type, { [name]: value });
+            if (!matches(schema, body)) continue; // the document itself refuses this one
+            await tryRequest(`${type} ${name} ${edge}`, { ...base, body, type });
+          }
+        }
+      }
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'query') continue;
+        for (const [edge, value] of edges(p.schema)) {
+          await tryRequest(`query ${p.name} ${edge}`, {
+            ...base,
+            query: { ...base.query, [p.name]: value },
+          });
+        }
+      }
+      expect(problems.join('\n')).toBe('');
+    });
+  }
+});
+
+describe('what the document refuses is refused, naming the field', () => {
+  it('a control character in any text field of any body or query', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      const targets: Array<{ field: string; request: (value: string) => Request }> = [];
+      const json = op.requestBody?.content['application/json'];
+      if (json) {
+        for (const [name, sub] of Object.entries(json.schema.properties ?? {})) {
+          const branches = [sub, ...(sub.anyOf ?? [])];
+          const text = branches.find((b) => [b.type].flat().includes('string'));
+          // Text, that is: not an enumeration, a date or a file.
+          if (!text || text.enum || text.format) continue;
+          targets.push({
+            field: name,
+            request: (value) => ({ ...base, body: { [name]: value }, type: 'application/json' }),
+          });
+        }
+      }
+      for (const p of op.parameters ?? []) {
+        if (p.in === 'query' && p.schema.type === 'string' && !p.schema.enum && !p.schema.format) {
+          targets.push({
+            field: p.name,
+            request: (value) => ({ ...base, query: { [p.name]: value } }),
+          });
+        }
+      }
+      for (const { field, request } of targets) {
+        for (const character of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085']) {
+          const res = await send(method, path, request(`ab${character}cd`));
+          const details: Array<{ path: string; message: string }> = res.json().details ?? [];
+          const named = details.some(
+            (d) => d.path === field && d.message === NO_CONTROL_CHARACTERS,
+          );
+          if (res.statusCode !== 400 || !named) {
+            problems.push(
+              `${method} ${path} ${field} U+${character.charCodeAt(0).toString(16)}: ${res.statusCode} ${res.body}`,
+            );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('a path id that is not plain digits, on every route with one', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'path') continue;
+        for (const bad of [
+          '1 ',
+          ' 1',
+          '+1',
+          '01',
+          '00001',
+          '1.0',
+          '1e0',
+          '0x1',
+          '-1',
+          '0',
+          '1,2',
+          'abc',
+          '',
+        ]) {
+          const res = await send(method, path, {
+            ...baseRequest(op),
+            path: { ...baseRequest(op).path, [p.name]: bad },
+          });
+          const named = (res.json().details ?? []).some((d: { path: string }) => d.path === p.name);
+          // An empty segment routes elsewhere (404); anything else is a 400 naming the parameter.
+          if (!(res.statusCode === 400 && named) && !(bad === '' && res.statusCode === 404)) {
+            problems.push(
+              `${method} ${path} ${p.name}=${JSON.stringify(bad)}: ${res.statusCode} ${res.body}`,
+            );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+});
+
+it('the document is where the OpenAPI UI reads it', async () => {
+  const res = await s.app.inject({ url: `${API_BASE.replace('/v1', '')}/docs/json` });
+  expect(res.statusCode).toBe(200);
+});

@@ -1,0 +1,182 @@
+// `npm run lighthouse`: Lighthouse (performance and accessibility, mobile and desktop presets) on
+// the sign-in screen and the dashboard, against the real built server on a fresh data folder,
+// in Debian's Chromium. Also prints the JavaScript each screen loads (gzipped, as the build
+// wrote it) and the largest route chunks. Not part of `npm test`.
+//
+//   npm run build && npm run lighthouse
+//   LIGHTHOUSE_REPORTS=/tmp/lh npm run lighthouse     (also writes each full report there)
+//
+// Plain Node.js (run under Node >= 22 by scripts/node24.mjs).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { repo } from './lib/run.mjs';
+
+const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
+const DIST = path.join(repo, 'apps', 'web', 'dist');
+const ADMIN = { email: 'lighthouse@example.com', password: 'lighthouse-password-1' };
+
+if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+  console.error('The web app is not built: run npm run build first.');
+  process.exit(1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-lighthouse-'));
+const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
+  cwd: repo,
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    WEB_DIST: DIST,
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const port = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = /running at http:\/\/localhost:(\d+)/.exec(out);
+    if (m) resolve(Number(m[1]));
+  });
+  server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
+});
+const base = `http://127.0.0.1:${port}`;
+const login = await (
+  await fetch(`${base}/api/v1/auth/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+).json();
+
+const browser = await puppeteer.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+
+/** Gzipped size of a built file, as the server sends it to a gzip-only browser. */
+function gzipped(url) {
+  const file = path.join(DIST, new URL(url).pathname);
+  return fs.existsSync(`${file}.gz`)
+    ? fs.statSync(`${file}.gz`).size
+    : fs.existsSync(file)
+      ? fs.statSync(file).size
+      : 0;
+}
+
+const screens = [
+  { name: 'sign-in', url: `${base}/auth/sign-in`, signedIn: false },
+  { name: 'dashboard', url: `${base}/`, signedIn: true },
+];
+const rows = [];
+try {
+  for (const screen of screens) {
+    for (const preset of ['mobile', 'desktop']) {
+      const page = await browser.newPage();
+      if (screen.signedIn) {
+        await page.evaluateOnNewDocument(
+          (token, loginId) => {
+            localStorage.setItem('ACCESS_TOKEN', token);
+            localStorage.setItem('loginId', loginId);
+          },
+          login.token,
+          login.loginId,
+        );
+      }
+      const config = {
+        extends: 'lighthouse:default',
+        settings: {
+          onlyCategories: ['performance', 'accessibility'],
+          ...(preset === 'desktop'
+            ? {
+                formFactor: 'desktop',
+                screenEmulation: {
+                  mobile: false,
+                  width: 1350,
+                  height: 940,
+                  deviceScaleFactor: 1,
+                  disabled: false,
+                },
+                throttling: {
+                  rttMs: 40,
+                  throughputKbps: 10240,
+                  cpuSlowdownMultiplier: 1,
+                  requestLatencyMs: 0,
+                  downloadThroughputKbps: 0,
+                  uploadThroughputKbps: 0,
+                },
+              }
+            : {}),
+        },
+      };
+      const result = await lighthouse(screen.url, { logLevel: 'error' }, config, page);
+      const lhr = result.lhr;
+      if (process.env.LIGHTHOUSE_REPORTS) {
+        fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+        fs.writeFileSync(
+          path.join(process.env.LIGHTHOUSE_REPORTS, `${screen.name}-${preset}.json`),
+          JSON.stringify(lhr),
+        );
+      }
+      const scripts = lhr.audits['network-requests'].details.items.filter(
+        (i) => i.resourceType === 'Script',
+      );
+      const failed = lhr.categories.accessibility.auditRefs
+        .filter(
+          (r) => r.weight > 0 && lhr.audits[r.id].score !== null && lhr.audits[r.id].score < 1,
+        )
+        .map((r) => r.id);
+      rows.push({
+        screen: screen.name,
+        preset,
+        performance: Math.round(lhr.categories.performance.score * 100),
+        accessibility: Math.round(lhr.categories.accessibility.score * 100),
+        fcp: lhr.audits['first-contentful-paint'].displayValue,
+        lcp: lhr.audits['largest-contentful-paint'].displayValue,
+        tbt: lhr.audits['total-blocking-time'].displayValue,
+        jsGzipKB: (scripts.reduce((sum, s) => sum + gzipped(s.url), 0) / 1024).toFixed(0),
+        failed: failed.join(' ') || '-',
+      });
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+const chunks = fs
+  .readdirSync(path.join(DIST, 'assets'))
+  .filter((f) => f.endsWith('.js.gz'))
+  .map((f) => ({
+    file: f.replace(/\.gz$/, ''),
+    kb: fs.statSync(path.join(DIST, 'assets', f)).size / 1024,
+  }))
+  .sort((a, b) => b.kb - a.kb)
+  .slice(0, 5);
+
+const header = Object.keys(rows[0]);
+const widths = header.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)));
+const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const r of rows) console.log(line(header.map((h) => r[h])));
+console.log('\nLargest chunks (gzipped):');
+for (const c of chunks) console.log(`  ${c.kb.toFixed(1)} KB  ${c.file}`);
