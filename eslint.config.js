@@ -68,9 +68,14 @@ export default defineConfig(
     },
   },
 
-  // Migrations are frozen in time: they see the database as `Kysely<any>`, as Kysely advises.
+  // Migrations are frozen in time: they see the database as `Kysely<any>`, as Kysely advises; so
+  // do the list structures they install and the list mechanism, which names tables at run time.
   {
-    files: ['**/migrations/**/*.ts'],
+    files: [
+      '**/migrations/**/*.ts',
+      'apps/server/src/db/list-structures.ts',
+      'apps/server/src/db/lists.ts',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 
