@@ -46,19 +46,19 @@ describe('blogs', () => {
     expect(screen.getByRole('switch', { name: 'Popular: Blog 6' })).not.toBeChecked();
     expect(screen.getAllByText('20 Nov 2026')).toHaveLength(2);
     expect(screen.getAllByText('Asha Rao')).toHaveLength(2);
-    expect(screen.getByText('Showing 1–2 of 2')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&status=DEACTIVE');
+    expect(screen.getByText('1–2 of 2')).toBeInTheDocument();
+    expect(seen[0]).toBe('?limit=20&offset=0&status=DEACTIVE');
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search blogs' }), 'asha');
     await waitFor(() => expect(router.state.location.search).toBe('?status=DEACTIVE&q=asha'));
     await waitFor(() =>
-      expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=asha&status=DEACTIVE'),
+      expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=asha&status=DEACTIVE'),
     );
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'ACTIVE' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Active' }));
     await waitFor(() => expect(router.state.location.search).toBe('?status=ACTIVE&q=asha'));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=asha&status=ACTIVE'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=asha&status=ACTIVE'));
   });
 
   it('creates a blog: checks the fields first, then sends them with the image and the formatted text', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
-import { HttpResponse, errorJson, http, api, server } from './server';
+import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
 const category = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
@@ -33,13 +33,13 @@ describe('categories', () => {
     const { router } = renderApp('/category?q=fest&status=DEACTIVE', { signedInAs: 'a@b.c' });
     const row = (await screen.findByRole('cell', { name: 'Category 2' })).closest('tr')!;
     expect(within(row).getByText('1,234')).toBeInTheDocument();
-    expect(within(row).getByText('DEACTIVE')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&keyword=fest&status=DEACTIVE');
+    expect(within(row).getByText('Deactivated')).toBeInTheDocument();
+    expect(seen[0]).toBe('?limit=20&offset=0&keyword=fest&status=DEACTIVE');
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'ACTIVE' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Active' }));
     await waitFor(() => expect(router.state.location.search).toBe('?q=fest&status=ACTIVE'));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=fest&status=ACTIVE'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=fest&status=ACTIVE'));
   });
 
   it('creates a category: form body, toast, dialog closes, list refreshes', async () => {
@@ -77,13 +77,13 @@ describe('categories', () => {
     expect(await screen.findByRole('cell', { name: 'Festivals' })).toBeInTheDocument();
   });
 
-  it('renames, keeping the dialog open on the server’s 409', async () => {
+  it('renames, keeping the dialog open with the server’s 409 on the name', async () => {
     const bodies: string[] = [];
     server.use(
       http.get(api('/category/list'), () => HttpResponse.json({ result: [category(4)], total: 1 })),
       http.patch(api('/category/4'), async ({ request }) => {
         bodies.push(await request.text());
-        return errorJson(409, 'Conflict', 'A category with this name already exists');
+        return errorJson(409, 'Conflict', 'A category with this name already exists', 'name');
       }),
     );
     renderApp('/category', { signedInAs: 'a@b.c' });
@@ -94,7 +94,10 @@ describe('categories', () => {
     await userEvent.clear(name);
     await userEvent.type(name, 'Taken');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('A category with this name already exists')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription('A category with this name already exists'),
+    );
+    expect(screen.getAllByText('A category with this name already exists')).toHaveLength(2);
     expect(bodies).toEqual(['name=Taken']);
     expect(screen.getByRole('dialog', { name: 'Rename Category 4' })).toBeInTheDocument();
   });
@@ -115,11 +118,59 @@ describe('categories', () => {
     await openActions('Category 6', 'Change status');
     const dialog = await screen.findByRole('dialog', { name: 'Status of Category 6' });
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Status' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'DEACTIVE' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Deactivated' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
     expect(body).toBe('status=DEACTIVE');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('changes the status in two clicks from the row', async () => {
+    let body: string | undefined;
+    server.use(
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({
+          result: [category(6, body ? { status: 'SUSPENDED' } : {})],
+          total: 1,
+        }),
+      ),
+      http.put(api('/category/status/6'), async ({ request }) => {
+        body = await request.text();
+        return HttpResponse.json({
+          message: 'Status Updated Successfully',
+          result: category(6, { status: 'SUSPENDED' }),
+        });
+      }),
+    );
+    renderApp('/category', { signedInAs: 'a@b.c' });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Status of Category 6: Active. Change' }),
+    );
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Suspended' }));
+    expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
+    expect(body).toBe('status=SUSPENDED');
+    expect(
+      await screen.findByRole('button', { name: 'Status of Category 6: Suspended. Change' }),
+    ).toBeInTheDocument();
+  });
+
+  it('shows staff who may only view the rows, without changes', async () => {
+    server.use(
+      staffGrants({ category: ['VIEW'] }),
+      http.get(api('/category/list'), () => HttpResponse.json({ result: [category(3)], total: 1 })),
+    );
+    renderApp('/category', { signedInAs: 'a@b.c' });
+    const row = (await screen.findByRole('cell', { name: 'Category 3' })).closest('tr')!;
+    expect(within(row).getByText('Active')).toBeInTheDocument();
+    expect(within(row).queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New category' })).not.toBeInTheDocument();
+  });
+
+  it('offers the first category from the empty list', async () => {
+    server.use(http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })));
+    renderApp('/category', { signedInAs: 'a@b.c' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add the first category' }));
+    expect(await screen.findByRole('dialog', { name: 'New category' })).toBeInTheDocument();
   });
 
   it('asks before deleting; a category posters use gets the server’s 409 as a toast', async () => {

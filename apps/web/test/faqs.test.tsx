@@ -24,13 +24,13 @@ describe('faqs', () => {
     const { router } = renderApp('/faqs?q=refund', { signedInAs: 'a@b.c' });
     expect(await screen.findByText('Question 3?')).toBeInTheDocument();
     expect(screen.getByText('Answer 3.')).toBeInTheDocument();
-    expect(screen.getByText('Showing 1–1 of 1')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&keyword=refund');
+    expect(screen.getByText('1–1 of 1')).toBeInTheDocument();
+    expect(seen[0]).toBe('?limit=20&offset=0&keyword=refund');
     expect(screen.getByRole('textbox', { name: 'Search FAQs' })).toHaveValue('refund');
 
     await userEvent.click(screen.getByRole('button', { name: 'Clear search' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0'));
   });
 
   it('creates a FAQ: required fields first, then a form body and the toast', async () => {
@@ -121,7 +121,7 @@ describe('faqs', () => {
     server.use(http.get(api('/faqs/list'), () => errorJson(500, 'Internal Server Error', 'Boom')));
     renderApp('/faqs', { signedInAs: 'a@b.c' });
     expect(await screen.findByText('Could not load the list')).toBeInTheDocument();
-    expect(screen.getByText('Total: 0')).toBeInTheDocument();
+    expect(screen.getByText('0 of 0')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

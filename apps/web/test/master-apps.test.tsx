@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
-import { HttpResponse, errorJson, http, api, server } from './server';
+import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
 const app = (id: number, name: string) => ({ id, name, createdAt: '2026-11-20T10:00:00.000Z' });
 
@@ -14,16 +14,16 @@ describe('master apps', () => {
         const url = new URL(request.url);
         seen.push(url.search);
         const offset = Number(url.searchParams.get('offset'));
-        return HttpResponse.json({ result: [app(30 - offset, `App ${30 - offset}`)], total: 25 });
+        return HttpResponse.json({ result: [app(50 - offset, `App ${50 - offset}`)], total: 45 });
       }),
     );
     const { router } = renderApp('/masterApp', { signedInAs: 'a@b.c' });
-    expect(await screen.findByText('App 30')).toBeInTheDocument();
-    expect(screen.getByText('Showing 1–10 of 25')).toBeInTheDocument();
+    expect(await screen.findByText('App 50')).toBeInTheDocument();
+    expect(screen.getByText('1–20 of 45')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(await screen.findByText('App 20')).toBeInTheDocument();
+    expect(await screen.findByText('App 30')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?page=2');
-    expect(seen.at(-1)).toBe('?limit=10&offset=10');
+    expect(seen.at(-1)).toBe('?limit=20&offset=20');
   });
 
   it('searches as the user types, once typing pauses, from page 1', async () => {
@@ -70,13 +70,13 @@ describe('master apps', () => {
     expect(await screen.findByRole('cell', { name: 'Festival' })).toBeInTheDocument();
   });
 
-  it('keeps the dialog open and shows the server’s message when the name is taken', async () => {
+  it('keeps the dialog open and shows the server’s message on the name when it is taken', async () => {
     server.use(
       http.get(api('/master-app/list'), () =>
         HttpResponse.json({ result: [app(1, 'Festival')], total: 1 }),
       ),
       http.patch(api('/master-app/update/1'), () =>
-        errorJson(409, 'Conflict', 'A master app with this name already exists'),
+        errorJson(409, 'Conflict', 'A master app with this name already exists', 'name'),
       ),
     );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
@@ -87,9 +87,13 @@ describe('master apps', () => {
     await userEvent.clear(name);
     await userEvent.type(name, 'Other');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(
-      await screen.findByText('A master app with this name already exists'),
-    ).toBeInTheDocument();
+    // On the field (its description) and in the toast.
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription(
+        'A master app with this name already exists',
+      ),
+    );
+    expect(screen.getAllByText('A master app with this name already exists')).toHaveLength(2);
     expect(screen.getByRole('dialog', { name: 'Rename Festival' })).toBeInTheDocument();
   });
 
@@ -111,6 +115,19 @@ describe('master apps', () => {
     expect(posted).toBe(false);
   });
 
+  it('offers no create or rename to staff who may only view', async () => {
+    server.use(
+      staffGrants({ masterApp: ['VIEW'] }),
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1 }),
+      ),
+    );
+    renderApp('/masterApp', { signedInAs: 'a@b.c' });
+    expect(await screen.findByRole('cell', { name: 'Festival' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New app' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rename Festival' })).not.toBeInTheDocument();
+  });
+
   it('shows the error, no rows and a total of 0 when the list fails, and "Access Denied!" on 403', async () => {
     server.use(
       http.get(api('/master-app/list'), () => errorJson(403, 'Forbidden', 'Access Denied!')),
@@ -118,6 +135,6 @@ describe('master apps', () => {
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
     expect(await screen.findByText('Could not load the list')).toBeInTheDocument();
     expect(screen.getAllByText('Access Denied!').length).toBeGreaterThan(0);
-    expect(screen.getByText('Total: 0')).toBeInTheDocument();
+    expect(screen.getByText('0 of 0')).toBeInTheDocument();
   });
 });

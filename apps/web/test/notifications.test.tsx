@@ -80,12 +80,12 @@ describe('notifications', () => {
     expect(within(rows[2]!).getByText('User #41')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Launch day')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Read')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&masterAppId=2');
+    expect(seen[0]).toBe('?limit=20&offset=0&masterAppId=2');
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search notifications' }), 'posters');
     await waitFor(() => expect(router.state.location.search).toBe('?masterAppId=2&q=posters'));
     await waitFor(() =>
-      expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=posters&masterAppId=2'),
+      expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=posters&masterAppId=2'),
     );
   });
 

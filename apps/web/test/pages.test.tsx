@@ -53,19 +53,19 @@ describe('pages', () => {
     expect(screen.getAllByText('We make posters.')).toHaveLength(2);
     expect(screen.getByText('Empty page')).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'Greetings' })).toBeInTheDocument();
-    expect(screen.getByText('Showing 1–3 of 3')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0');
+    expect(screen.getByText('1–3 of 3')).toBeInTheDocument();
+    expect(seen[0]).toBe('?limit=20&offset=0');
 
     const app = screen.getByRole('combobox', { name: 'Master app' });
     await waitFor(() => expect(app).toBeEnabled());
     await userEvent.click(app);
     await userEvent.click(await screen.findByRole('option', { name: 'Greetings' }));
     await waitFor(() => expect(router.state.location.search).toBe('?masterAppId=3'));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0&masterAppId=3'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&masterAppId=3'));
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search pages' }), 'terms');
     await waitFor(() => expect(router.state.location.search).toBe('?masterAppId=3&q=terms'));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=terms&masterAppId=3'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=terms&masterAppId=3'));
   });
 
   it('edits a page: the title is required, the formatted text is sent as HTML', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server } from './server';
@@ -34,7 +34,7 @@ describe('account', () => {
     renderApp('/profile', { signedInAs: 'a@b.c' });
     const email = await screen.findByRole('row', { name: /Email/ });
     expect(email).toHaveTextContent('a@b.c');
-    expect(screen.getByRole('row', { name: /Status/ })).toHaveTextContent('ACTIVE');
+    expect(screen.getByRole('row', { name: /Status/ })).toHaveTextContent('Active');
   });
 
   it('refuses two different new passwords and a short one before sending', async () => {
@@ -48,12 +48,18 @@ describe('account', () => {
     server.use(
       me(),
       http.post(api('/auth/admin/pass-reset'), () =>
-        errorJson(409, 'Conflict', 'old password not matched!!'),
+        errorJson(409, 'Conflict', 'old password not matched!!', 'oldPassword'),
       ),
     );
     renderApp('/profile', { signedInAs: 'a@b.c' });
     await fill('wrong-old', 'new-password-1', 'new-password-1');
-    expect(await screen.findByText('old password not matched!!')).toBeInTheDocument();
+    // On the old password field and in the toast.
+    await waitFor(() =>
+      expect(screen.getByLabelText('Current password')).toHaveAccessibleDescription(
+        'old password not matched!!',
+      ),
+    );
+    expect(screen.getAllByText('old password not matched!!')).toHaveLength(2);
   });
 
   it('changes the password and says so', async () => {

@@ -25,5 +25,14 @@ export const server = setupServer(
   http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
 );
 
-export const errorJson = (statusCode: number, error: string, message: string): Response =>
-  HttpResponse.json({ statusCode, error, message }, { status: statusCode });
+/** The server's error answer; `field` names the field it refuses, as a 400 or a 409 on a name does. */
+export const errorJson = (
+  statusCode: number,
+  error: string,
+  message: string,
+  field?: string,
+): Response =>
+  HttpResponse.json(
+    { statusCode, error, message, ...(field ? { details: [{ path: field, message }] } : {}) },
+    { status: statusCode },
+  );

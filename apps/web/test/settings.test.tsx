@@ -56,12 +56,12 @@ describe('settings', () => {
     expect(within(table).getByText('Festival 7')).toBeInTheDocument();
     expect(within(table).getByText('app.example.com')).toBeInTheDocument();
     expect(within(table).getByText('https://m.example.com')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&keyword=fest');
+    expect(seen[0]).toBe('?limit=20&offset=0&keyword=fest');
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Master app' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Cricket' }));
     await waitFor(() => expect(router.state.location.search).toBe('?q=fest&masterAppId=3'));
-    await waitFor(() => expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=fest&masterAppId=3'));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=fest&masterAppId=3'));
 
     // The full image opens from the thumbnail.
     await userEvent.click(screen.getByRole('button', { name: 'Show Logo of Festival' }));
@@ -237,6 +237,6 @@ describe('settings', () => {
     const alert = (await screen.findByText('Could not load the list')).closest('[role=alert]');
     expect(alert).not.toBeNull();
     expect(within(alert as HTMLElement).getByText('Access Denied!')).toBeInTheDocument();
-    expect(screen.getByText('Total: 0')).toBeInTheDocument();
+    expect(screen.getByText('0 of 0')).toBeInTheDocument();
   });
 });

@@ -48,14 +48,14 @@ describe('special days', () => {
     ]);
     expect(within(rows[0]!).getByText('14 Jan')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('29 Feb 2028')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('DEACTIVE')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Deactivated')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('25 Dec 2027')).toBeInTheDocument();
-    expect(seen[0]).toBe('?limit=10&offset=0&status=ACTIVE');
+    expect(seen[0]).toBe('?limit=20&offset=0&status=ACTIVE');
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search special days' }), 'diwali');
     await waitFor(() => expect(router.state.location.search).toBe('?status=ACTIVE&q=diwali'));
     await waitFor(() =>
-      expect(seen.at(-1)).toBe('?limit=10&offset=0&keyword=diwali&status=ACTIVE'),
+      expect(seen.at(-1)).toBe('?limit=20&offset=0&keyword=diwali&status=ACTIVE'),
     );
   });
 
@@ -162,7 +162,7 @@ describe('special days', () => {
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Change status' }));
     const dialog = await screen.findByRole('dialog', { name: 'Status of Day 8' });
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Status' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'DEACTIVE' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Deactivated' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
     expect(body).toBe('status=DEACTIVE');

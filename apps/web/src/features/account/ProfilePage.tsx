@@ -1,5 +1,4 @@
 import {
-  Badge,
   Button,
   Grid,
   Paper,
@@ -26,6 +25,7 @@ import { formatDateTime } from '../../lib/format';
 import { markFieldErrors } from '../../lib/form-errors';
 import { useApiMutation } from '../../lib/mutation';
 import { PageHeader } from '../../components/PageHeader';
+import { StatusBadge } from '../../components/StatusBadge';
 
 const passwordForm = passResetBody
   .extend({ confirmPassword: z.string() })
@@ -44,12 +44,7 @@ function ProfileCard() {
     ? [
         ['Email', me.data.email ?? '—'],
         ['Phone number', me.data.phoneNumber ?? '—'],
-        [
-          'Status',
-          <Badge key="s" color={me.data.status === 'ACTIVE' ? 'teal' : 'gray'} variant="light">
-            {me.data.status}
-          </Badge>,
-        ],
+        ['Status', <StatusBadge key="s" status={me.data.status} />],
         ['Member since', formatDateTime(me.data.createdAt)],
       ]
     : [];
