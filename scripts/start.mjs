@@ -48,7 +48,18 @@ if (serveWeb && !process.env.WEB_DIST) {
   const reason = webBuildReason();
   if (reason) {
     console.log(`Building the web app (${reason})…`);
-    const code = await run('npm', ['run', 'build', '--workspace', 'apps/web']);
+    const started = Date.now();
+    // Quietly: only warnings and errors, so the sign-in details printed at start stay in view.
+    const code = await run('npm', [
+      'run',
+      'build',
+      '--silent',
+      '--workspace',
+      'apps/web',
+      '--',
+      '--logLevel',
+      'warn',
+    ]);
     if (code !== 0) {
       console.error(
         `\nThe web app build failed (exit code ${code}); not starting.\n` +
@@ -56,6 +67,7 @@ if (serveWeb && !process.env.WEB_DIST) {
       );
       process.exit(code);
     }
+    console.log(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
 }
 

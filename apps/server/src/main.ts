@@ -40,6 +40,9 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  // The log's writer retries a full pipe later: let Fastify's "listening" lines out first, so the
+  // banner (with the first sign-in details) is what the terminal shows last.
+  await new Promise((resolve) => setTimeout(resolve, 100));
   // The port really bound (PORT=0 picks a free one).
   const port = new URL(address).port || '80';
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
