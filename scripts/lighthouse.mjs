@@ -16,7 +16,7 @@ import puppeteer from 'puppeteer-core';
 import { repo } from './lib/run.mjs';
 
 const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
-const DIST = path.join(repo, 'apps', 'web', 'dist');
+const DIST = process.env.WEB_DIST || path.join(repo, 'apps', 'web', 'dist');
 const ADMIN = { email: 'lighthouse@example.com', password: 'lighthouse-password-1' };
 
 if (!fs.existsSync(path.join(DIST, 'index.html'))) {

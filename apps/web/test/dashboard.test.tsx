@@ -37,6 +37,6 @@ describe('dashboard', () => {
 
     await userEvent.click(screen.getByRole('radio', { name: 'Last N days' }));
     await waitFor(() => expect(queries.at(-1)).toBe('?inDays=30&masterAppId=2'));
-    expect(screen.getByRole('textbox', { name: 'Days' })).toHaveValue('30');
+    expect(await screen.findByRole('textbox', { name: 'Days' })).toHaveValue('30');
   });
 });

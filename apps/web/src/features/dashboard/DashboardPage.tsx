@@ -1,10 +1,8 @@
-import '@mantine/dates/styles.css';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import {
   Alert,
   Button,
   Group,
-  NumberInput,
   Paper,
   SegmentedControl,
   SimpleGrid,
@@ -13,7 +11,6 @@ import {
   Text,
   ThemeIcon,
 } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import {
   IconAlertTriangle,
   IconCategory,
@@ -31,6 +28,9 @@ import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 
 const FILTERS = ['fromDate', 'toDate', 'inDays', 'masterAppId'] as const;
+
+const DaysField = lazy(() => import('./PeriodFields').then((m) => ({ default: m.DaysField })));
+const RangeField = lazy(() => import('./PeriodFields').then((m) => ({ default: m.RangeField })));
 
 const STATS: { key: keyof DashboardCounts; label: string; icon: Icon; color: string }[] = [
   { key: 'totalUser', label: 'Users', icon: IconUsers, color: 'indigo' },
@@ -80,37 +80,14 @@ export default function DashboardPage() {
               ]}
             />
           </Stack>
-          {period === 'days' && (
-            <NumberInput
-              label="Days"
-              min={1}
-              max={3650}
-              w={140}
-              allowDecimal={false}
-              allowNegative={false}
-              clampBehavior="strict"
-              value={filters.inDays ? Number(filters.inDays) : ''}
-              onChange={(v) =>
-                setFilters({ inDays: typeof v === 'number' && v >= 1 ? String(v) : undefined })
-              }
-            />
-          )}
-          {period === 'range' && (
-            <DatePickerInput
-              type="range"
-              label="Created between"
-              placeholder="Pick the first and last day"
-              clearable
-              allowSingleDateInRange
-              valueFormat="D MMM YYYY"
-              w={280}
-              value={[filters.fromDate || null, filters.toDate || null]}
-              onChange={([from, to]) => {
-                if (from && !to) return;
-                setFilters({ fromDate: from ?? undefined, toDate: to ?? undefined });
-              }}
-            />
-          )}
+          <Suspense fallback={<Skeleton h={36} w={period === 'range' ? 280 : 140} />}>
+            {period === 'days' && (
+              <DaysField value={filters.inDays} onChange={(inDays) => setFilters({ inDays })} />
+            )}
+            {period === 'range' && (
+              <RangeField from={filters.fromDate} to={filters.toDate} onChange={setFilters} />
+            )}
+          </Suspense>
           <MasterAppSelect
             w={220}
             value={filters.masterAppId}
