@@ -24,7 +24,7 @@ const COLORS: Record<Status, string> = {
 
 export function StatusBadge(props: { status: Status }) {
   return (
-    <Badge color={COLORS[props.status]} variant="light">
+    <Badge color={COLORS[props.status]} variant="light" tt="none">
       {STATUS_LABELS[props.status]}
     </Badge>
   );
@@ -51,6 +51,7 @@ export function StatusMenu(props: {
           <Badge
             color={COLORS[props.status]}
             variant="light"
+            tt="none"
             rightSection={<IconChevronDown size={12} />}
             style={{ cursor: 'pointer' }}
           >
