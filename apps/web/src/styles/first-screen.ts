@@ -1,7 +1,7 @@
 /**
  * The styles the first screens need (sign-in, loading, error and not-found screens, toasts),
  * loaded with the app's entry. Everything else comes with the signed-in layout
- * (AppLayout imports Mantine's whole stylesheet): the sign-in screen does not wait for 250 kB of
+ * (styles/signed-in.ts): the sign-in screen does not wait for 250 kB of
  * CSS it does not use.
  */
 import '@mantine/core/styles/baseline.css';

@@ -1,5 +1,5 @@
-// Every component's styles, for every screen behind sign-in (the first screen loads few).
-import '@mantine/core/styles.css';
+// The styles of the components behind sign-in (the first screen loads few).
+import '../../styles/signed-in';
 import { useEffect } from 'react';
 import {
   ActionIcon,
