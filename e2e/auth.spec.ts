@@ -150,6 +150,8 @@ test.describe('Account', () => {
     await repeat.fill(newPassword);
     await change.click();
     await expectToast(page, 'old password not matched!!');
+    // The refusal also sits under the field it names.
+    await expect(current).toHaveAccessibleDescription('old password not matched!!');
     // Refused: the current password below is still the one that works.
 
     await current.fill(account.password);

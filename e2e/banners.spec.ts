@@ -3,22 +3,18 @@
  * link, image and status, refuse a file that is not an image, delete after confirming.
  */
 import type { Page } from '@playwright/test';
-import sharp from 'sharp';
-import { expect, expectToast, loadedWidth, signIn, test, unique } from './fixtures.ts';
-
-const png = (width: number, height: number, background: string) =>
-  sharp({ create: { width, height, channels: 3, background } })
-    .png()
-    .toBuffer();
-
-async function createApp(page: Page, name: string) {
-  const token = await page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));
-  const res = await page.request.post('/api/v1/master-app', {
-    headers: { authorization: `Bearer ${token}` },
-    form: { name },
-  });
-  expect(res.status()).toBe(200);
-}
+import {
+  changeStatusFromMenu,
+  createMasterApp,
+  expect,
+  expectToast,
+  loadedWidth,
+  openArea,
+  pngFile,
+  signIn,
+  test,
+  unique,
+} from './fixtures.ts';
 
 function bannerTable(page: Page) {
   return page.getByRole('table', { name: 'Banners' });
@@ -26,28 +22,22 @@ function bannerTable(page: Page) {
 
 test('create a banner with an image, then change its link, image and status, and delete it', async ({
   page,
+  request,
   sql,
 }) => {
   const app = unique('Banner App');
   const link = `https://example.com/${unique('offer').replace(' ', '-')}`;
+  await createMasterApp(request, app);
   await signIn(page);
-  await createApp(page, app);
-
-  await page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('link', { name: 'Banners' })
-    .click();
-  await expect(page.getByRole('heading', { name: 'Banners', level: 2 })).toBeVisible();
+  await openArea(page, 'Banners');
 
   await page.getByRole('button', { name: 'New banner' }).click();
   const dialog = page.getByRole('dialog', { name: 'New banner' });
   await dialog.getByRole('combobox', { name: 'Master app' }).click();
   await page.getByRole('option', { name: app, exact: true }).click();
-  await dialog.locator('input[type=file]').setInputFiles({
-    name: 'sale.png',
-    mimeType: 'image/png',
-    buffer: await png(900, 300, '#3366cc'),
-  });
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles(await pngFile('sale.png', '#3366cc', 900, 300));
   await expect(dialog.getByRole('img', { name: 'Preview of sale.png' })).toBeVisible();
   await dialog.getByRole('combobox', { name: 'Link type' }).click();
   await page.getByRole('option', { name: 'EXTERNAL' }).click();
@@ -109,11 +99,9 @@ test('create a banner with an image, then change its link, image and status, and
   await change.getByRole('button', { name: 'Upload', exact: true }).click();
   await expectToast(page, 'file: Only JPEG, PNG, WebP or GIF images are accepted');
   await expect(change).toBeVisible();
-  await change.locator('input[type=file]').setInputFiles({
-    name: 'new.png',
-    mimeType: 'image/png',
-    buffer: await png(600, 200, '#cc3366'),
-  });
+  await change
+    .locator('input[type=file]')
+    .setInputFiles(await pngFile('new.png', '#cc3366', 600, 200));
   await change.getByRole('button', { name: 'Upload', exact: true }).click();
   await expectToast(page, 'Banner Updated Successfully');
   const replaced = await sql.one<{ image: string }>('select image from banners where id = ?', [id]);
@@ -125,15 +113,12 @@ test('create a banner with an image, then change its link, image and status, and
   // The old file is gone from the server.
   expect((await page.request.get(`/media/${image}`)).status()).toBe(404);
 
-  // Status.
-  await actions().click();
-  await page.getByRole('menuitem', { name: 'Change status' }).click();
-  const status = page.getByRole('dialog', { name: `Status of banner #${id}` });
-  await status.getByRole('combobox', { name: 'Status' }).click();
-  await page.getByRole('option', { name: 'DEACTIVE' }).click();
-  await status.getByRole('button', { name: 'Save' }).click();
-  await expectToast(page, 'Status Updated Successfully');
-  await expect(bannerTable(page).locator('tbody tr').first()).toContainText('DEACTIVE');
+  // Status: one click on the row's status, one on the new one.
+  await changeStatusFromMenu(page, `banner #${id}`, 'Active', 'Deactivated');
+  const { status } = await sql.one<{ status: string }>('select status from banners where id = ?', [
+    id,
+  ]);
+  expect(status).toBe('DEACTIVE');
 
   // Delete asks first; Cancel keeps it.
   await actions().click();

@@ -4,13 +4,24 @@
  * pages, one edited in the editor; and stored rich text that tries to run script, shown on both
  * detail screens without running any of it.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
-import sharp from 'sharp';
-import { ADMIN, expect, expectToast, loadedWidth, signIn, test, unique } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import {
+  adminApi,
+  expect,
+  expectToast,
+  loadedWidth,
+  newBackOfficeAccount,
+  openArea,
+  pngFile,
+  rowAction,
+  signIn,
+  test,
+  unique,
+  type Sql,
+} from './fixtures.ts';
 
 /** What a successful injection would have set (the e2e project has no DOM types). */
 const xssMark = () => (globalThis as { __xss?: unknown }).__xss;
-/** An image element's natural width (0 until it has loaded). */
 
 const XSS =
   '<p>Safe words</p>' +
@@ -19,50 +30,8 @@ const XSS =
   '<p><a href="javascript:window.__xss=3">click me</a></p>' +
   '<svg onload="window.__xss=4"></svg>';
 
-async function png(name: string, background: string) {
-  const buffer = await sharp({ create: { width: 400, height: 200, channels: 3, background } })
-    .png()
-    .toBuffer();
-  return { name, mimeType: 'image/png', buffer };
-}
-
-/** The admin's bearer token, from the sign-in call (a form body, as the web app sends). */
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const res = await request.post('/api/v1/auth/admin/login', {
-    form: { email: ADMIN.email, password: ADMIN.password },
-  });
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function callApi(
-  request: APIRequestContext,
-  token: string,
-  method: 'post' | 'patch',
-  path: string,
-  form: Record<string, string>,
-) {
-  const res = await request[method](`/api/v1${path}`, {
-    headers: { Authorization: `Bearer ${token}` },
-    form,
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { result: { id: number } }).result;
-}
-
-async function openArea(page: Page, label: string, url: RegExp) {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: label }).click();
-  await expect(page).toHaveURL(url);
-  await expect(page.getByRole('heading', { name: label, level: 2 })).toBeVisible();
-}
-
 function row(page: Page, table: string, text: string) {
   return page.getByRole('table', { name: table }).locator('tbody tr').filter({ hasText: text });
-}
-
-async function rowAction(page: Page, label: string, action: string) {
-  await page.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
-  await page.getByRole('menuitem', { name: action }).click();
 }
 
 test('a blog: written with an image and formatting, shown, edited, popular, status, deleted', async ({
@@ -72,7 +41,8 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   const title = unique('E2E Blog');
   const renamed = unique('E2E Renamed blog');
   await signIn(page);
-  await openArea(page, 'Blogs', /\/blogs$/);
+  await openArea(page, 'Blogs');
+  await expect(page).toHaveURL(/\/blogs$/);
 
   await page.getByRole('button', { name: 'New blog' }).click();
   const dialog = page.getByRole('dialog', { name: 'New blog' });
@@ -100,7 +70,7 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await page.getByRole('button', { name: /^15 \w+ \d{4}$/ }).click();
   await expect(dialog.getByRole('button', { name: 'Date', exact: true })).toContainText('15 ');
 
-  await dialog.locator('input[type=file]').setInputFiles(await png('lamps.png', '#cc6633'));
+  await dialog.locator('input[type=file]').setInputFiles(await pngFile('lamps.png', '#cc6633'));
   await expect(dialog.getByRole('img', { name: 'Preview of lamps.png' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expectToast(page, 'Blog Created Successfully');
@@ -113,7 +83,7 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await expect(thumb).toHaveAttribute('src', /\.thumb\.webp$/);
   await expect.poll(() => loadedWidth(thumb)).toBeGreaterThan(0);
   await expect(created).toContainText('Asha Rao');
-  await expect(created).toContainText('ACTIVE');
+  await expect(created).toContainText('Active');
 
   const stored = await sql.one<{ id: number; desc: string; date: string | null }>(
     'select id, "desc", date from blogs where title = ?',
@@ -172,11 +142,13 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await rowAction(page, renamed, 'Change status');
   const status = page.getByRole('dialog', { name: `Status of “${renamed}”` });
   await status.getByRole('combobox', { name: 'Status' }).click();
-  await page.getByRole('option', { name: 'DEACTIVE' }).click();
+  await page.getByRole('option', { name: 'Deactivated' }).click();
   await status.getByRole('button', { name: 'Save' }).click();
   await expectToast(page, 'Status Updated Successfully');
   await expect(status).toBeHidden();
-  await expect(blogRow).toContainText('DEACTIVE');
+  await expect(
+    blogRow.getByRole('button', { name: `Status of ${renamed}: Deactivated. Change` }),
+  ).toBeVisible();
 
   // Delete, after confirming.
   await rowAction(page, renamed, 'Delete');
@@ -192,16 +164,91 @@ test('a blog: written with an image and formatting, shown, edited, popular, stat
   await expect(page.getByText('Blog not found')).toBeVisible();
 });
 
+/** A STAFF account that may view blogs and pages, and do nothing else; signed in. */
+async function signInViewOnly(page: Page, sql: Sql) {
+  const staff = await newBackOfficeAccount(sql, {
+    role: 'STAFF',
+    grants: { blogs: ['VIEW'], pages: ['VIEW'] },
+  });
+  await signIn(page, staff.email, staff.password);
+}
+
+test('an account that may only view blogs and pages is offered nothing that would change one', async ({
+  page,
+  request,
+  sql,
+}) => {
+  const title = unique('E2E View-only blog');
+  const api = await adminApi(request);
+  await api('post', '/blogs', {
+    form: { title, author: 'Asha Rao', shortDesc: 'Read only.', desc: '<p>Some text.</p>' },
+  });
+  await api('post', '/master-app', { form: { name: unique('E2E View-only app') } });
+  await signInViewOnly(page, sql);
+  await expect(page.getByRole('navigation', { name: 'Areas' }).getByRole('link')).toHaveText([
+    'Pages',
+    'Account',
+    'Blogs',
+    'Login History',
+  ]);
+
+  await openArea(page, 'Blogs');
+  const blogRow = row(page, 'Blogs', title);
+  await expect(blogRow).toContainText('Active');
+  await expect(page.getByRole('button', { name: 'New blog' })).toHaveCount(0);
+  await expect(blogRow.getByRole('button', { name: `Actions for ${title}` })).toHaveCount(0);
+  // The status is a plain badge, not a menu.
+  await expect(blogRow.getByRole('button', { name: /^Status of / })).toHaveCount(0);
+  await expect(blogRow.getByRole('switch', { name: `Popular: ${title}` })).toBeDisabled();
+
+  await openArea(page, 'Pages');
+  await expect(
+    page.getByRole('table', { name: 'Pages' }).locator('tbody tr').first(),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
+});
+
+// FIXME(app): BlogDetailPage.tsx and PageDetailPage.tsx show their "Edit" button whatever the
+// account's grants (the lists and the blog's actions menu do check UPDATE); a view-only account
+// gets an edit form the server then refuses with 403.
+test.fixme('the detail screens offer Edit only to an account that may update', async ({
+  page,
+  request,
+  sql,
+}) => {
+  const title = unique('E2E View-only blog');
+  const api = await adminApi(request);
+  const blog = await api('post', '/blogs', {
+    form: { title, author: 'Asha Rao', shortDesc: 'Read only.', desc: '<p>Some text.</p>' },
+  });
+  const app = await api('post', '/master-app', { form: { name: unique('E2E View-only app') } });
+  const [first] = await api<{ id: number; title: string }[]>(
+    'get',
+    `/pages/all?masterAppId=${app.id}`,
+  );
+  await signInViewOnly(page, sql);
+  for (const [url, heading] of [
+    [`/blogs/detail/${blog.id}`, title],
+    [`/pages/detail/${first!.id}`, first!.title],
+  ] as const) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
+  }
+});
+
 test('a new app’s standard pages: listed, one edited in the editor, shown on its detail screen', async ({
   page,
   request,
 }) => {
   const appName = unique('E2E Pages App');
-  const token = await adminToken(request);
-  await callApi(request, token, 'post', '/master-app', { name: appName });
+  const api = await adminApi(request);
+  await api('post', '/master-app', { form: { name: appName } });
 
   await signIn(page);
-  await openArea(page, 'Pages', /\/pages$/);
+  await openArea(page, 'Pages');
+  await expect(page).toHaveURL(/\/pages$/);
   const appFilter = page.getByRole('combobox', { name: 'Master app' });
   await appFilter.click();
   await appFilter.fill(appName);
@@ -261,23 +308,21 @@ test('stored rich text that tries to run script runs nothing on the detail scree
     dialogs.push(d.message());
     void d.dismiss();
   });
-  const token = await adminToken(request);
-  const blog = await callApi(request, token, 'post', '/blogs', {
-    title: unique('E2E XSS blog'),
-    author: 'Mallory',
-    shortDesc: 'Tries its luck',
-    desc: XSS,
+  const api = await adminApi(request);
+  const blog = await api('post', '/blogs', {
+    form: {
+      title: unique('E2E XSS blog'),
+      author: 'Mallory',
+      shortDesc: 'Tries its luck',
+      desc: XSS,
+    },
   });
   // Set again through the update call: both writes must sanitise.
-  await callApi(request, token, 'patch', `/blogs/${blog.id}`, { desc: XSS });
-  const app = await callApi(request, token, 'post', '/master-app', {
-    name: unique('E2E XSS App'),
-  });
-  const pages = await request.get(`/api/v1/pages/all?masterAppId=${app.id}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const pageId = ((await pages.json()) as { result: { id: number }[] }).result[0]!.id;
-  await callApi(request, token, 'patch', `/pages/${pageId}`, { desc: XSS });
+  await api('patch', `/blogs/${blog.id}`, { form: { desc: XSS } });
+  const app = await api('post', '/master-app', { form: { name: unique('E2E XSS App') } });
+  const pages = await api<{ id: number }[]>('get', `/pages/all?masterAppId=${app.id}`);
+  const pageId = pages[0]!.id;
+  await api('patch', `/pages/${pageId}`, { form: { desc: XSS } });
 
   await signIn(page);
   const screens = [

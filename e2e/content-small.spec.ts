@@ -3,7 +3,21 @@
  * server's messages (409s included), and an enquiry sent through the public form's call.
  */
 import type { Locator, Page } from '@playwright/test';
-import { ADMIN, expect, expectToast, now, signIn, test, unique, type Sql } from './fixtures.ts';
+import {
+  ADMIN,
+  adminApi,
+  changeStatusFromMenu,
+  expect,
+  expectToast,
+  listRange,
+  now,
+  openArea as openFromMenu,
+  rowAction,
+  signIn,
+  test,
+  unique,
+  type Sql,
+} from './fixtures.ts';
 
 // Each test walks through every dialog of an area: more steps than the default minute allows on
 // a busy machine.
@@ -12,9 +26,8 @@ test.describe.configure({ timeout: 120_000 });
 /** Signs in and opens an area from the side menu. */
 async function openArea(page: Page, link: string, path: string, heading: string) {
   await signIn(page);
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: link }).click();
+  await openFromMenu(page, link, heading);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
-  await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
 }
 
 function table(page: Page, name: string) {
@@ -23,11 +36,6 @@ function table(page: Page, name: string) {
 
 function rowOf(page: Page, tableName: string, text: string): Locator {
   return table(page, tableName).locator('tbody tr').filter({ hasText: text });
-}
-
-async function rowAction(page: Page, label: string, action: string) {
-  await page.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
-  await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
 async function search(page: Page, box: string, text: string) {
@@ -96,7 +104,7 @@ test.describe('categories', () => {
     await createCategory(page, name);
     await createCategory(page, other);
     const row = rowOf(page, 'Categories', name);
-    await expect(row).toContainText('ACTIVE');
+    await expect(row).toContainText('Active');
     await expect(row).toContainText('0');
 
     await rowAction(page, name, 'Rename');
@@ -105,7 +113,9 @@ test.describe('categories', () => {
     await rename.getByLabel('Name').fill(other.toUpperCase());
     await rename.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'A category with this name already exists');
-    await expect(rename).toBeVisible();
+    // The refusal also sits under the field, the dialog open.
+    await expect(rename.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(rename.getByText('A category with this name already exists')).toBeVisible();
     await rename.getByLabel('Name').fill(renamed);
     await rename.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Category Updated Successfully');
@@ -114,15 +124,16 @@ test.describe('categories', () => {
 
     await rowAction(page, renamed, 'Change status');
     const status = page.getByRole('dialog', { name: `Status of ${renamed}` });
+    await expect(status.getByRole('combobox', { name: 'Status' })).toHaveValue('Active');
     await status.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'DEACTIVE' }).click();
+    await page.getByRole('option', { name: 'Deactivated' }).click();
     await status.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Status Updated Successfully');
-    await expect(rowOf(page, 'Categories', renamed)).toContainText('DEACTIVE');
+    await expect(rowOf(page, 'Categories', renamed)).toContainText('Deactivated');
 
-    // The status filter lives in the URL and reaches the server.
+    // The status filter (labels shown, codes sent) lives in the URL and reaches the server.
     await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'DEACTIVE' }).click();
+    await page.getByRole('option', { name: 'Deactivated' }).click();
     await expect(page).toHaveURL(/[?&]status=DEACTIVE(&|$)/);
     await expect(rowOf(page, 'Categories', renamed)).toBeVisible();
     await expect(rowOf(page, 'Categories', other)).toHaveCount(0);
@@ -138,15 +149,10 @@ test.describe('categories', () => {
 
   /** A poster row of `categoryId` in a new master app, owned by the first admin. */
   async function insertPoster(page: Page, sql: Sql, categoryId: number) {
-    // The signed-in page's token.
-    const token = await page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));
-    expect(token).toBeTruthy();
-    const app = await page.request.post('/api/v1/master-app', {
-      headers: { Authorization: `Bearer ${token}` },
+    const api = await adminApi(page.request);
+    const { id: masterAppId } = await api('post', '/master-app', {
       form: { name: unique('E2E Poster app') },
     });
-    expect(app.ok()).toBe(true);
-    const masterAppId = ((await app.json()) as { result: { id: number } }).result.id;
     const { id: accountId } = await sql.one<{ id: number }>(
       'select id from accounts where lower(email) = ?',
       [ADMIN.email.toLowerCase()],
@@ -180,6 +186,45 @@ test.describe('categories', () => {
     await expectToast(page, 'This category still has posters: move or delete them first');
     await page.reload();
     await expect(rowOf(page, 'Categories', name)).toBeVisible();
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test('rows are cards whose actions menu and status menu work', async ({ page, request }) => {
+      const name = unique('E2E Phone');
+      const renamed = `${name} renamed`;
+      const api = await adminApi(request);
+      await api('post', '/category', { form: { name } });
+      await signIn(page);
+      // The side menu hides behind the burger.
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await openFromMenu(page, 'Category List', 'Categories');
+      await search(page, 'Search categories', name);
+
+      const cards = page.getByRole('list', { name: 'Categories' });
+      await expect(cards.getByRole('listitem')).toHaveCount(1);
+      await expect(page.getByRole('table', { name: 'Categories' })).toHaveCount(0);
+      const card = cards.getByRole('listitem').filter({ hasText: name });
+      await expect(card).toContainText('Downloads');
+
+      // The card's actions menu: Rename.
+      await rowAction(card, name, 'Rename');
+      const rename = page.getByRole('dialog', { name: `Rename ${name}` });
+      await rename.getByLabel('Name').fill(renamed);
+      await rename.getByRole('button', { name: 'Save' }).click();
+      await expectToast(page, 'Category Updated Successfully');
+      await expect(rename).toBeHidden();
+      await expect(card).toContainText(renamed);
+
+      // The status menu in the card.
+      await changeStatusFromMenu(page, renamed, 'Active', 'Suspended');
+
+      // No headings to press: the sort is a select.
+      await page.getByRole('combobox', { name: 'Sort by' }).selectOption('Name, descending');
+      await expect(page).toHaveURL(/[?&]sort=-name(&|$)/);
+      await expect(card).toBeVisible();
+    });
   });
 });
 
@@ -235,13 +280,7 @@ test.describe('special days', () => {
     await expect(edit).toBeHidden();
     await expect(rowOf(page, 'Special days', renamed)).toContainText('1 Mar');
 
-    await rowAction(page, renamed, 'Change status');
-    const status = page.getByRole('dialog', { name: `Status of ${renamed}` });
-    await status.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'DEACTIVE' }).click();
-    await status.getByRole('button', { name: 'Save' }).click();
-    await expectToast(page, 'Status Updated Successfully');
-    await expect(rowOf(page, 'Special days', renamed)).toContainText('DEACTIVE');
+    await changeStatusFromMenu(page, renamed, 'Active', 'Deactivated');
 
     await page.getByRole('button', { name: 'Set year' }).click();
     const year = page.getByRole('dialog', { name: 'Set the year of every special day' });
@@ -299,12 +338,12 @@ test.describe('contact us', () => {
 
     await search(page, 'Search enquiries', token);
     await expect(table(page, 'Enquiries').locator('tbody tr')).toHaveCount(1);
-    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+    await expect(listRange(page)).toHaveText('1–1 of 1');
 
     await page.getByRole('button', { name: `Read the query from Asha Rao${token}` }).click();
     const dialog = page.getByRole('dialog', { name: `Query from Asha Rao${token}` });
     await expect(dialog).toContainText('Please help.');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(dialog).toBeHidden();
   });
 });

@@ -3,13 +3,24 @@
  * directly (SQLite file or PostgreSQL), and a few helpers do what a user does on every visit.
  */
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import sharp from 'sharp';
 import { ADMIN, ENV } from './settings.ts';
 
 export { expect };
 export { ADMIN };
+
+/** The server the global setup started (for code that runs outside a test's `baseURL`). */
+export const baseUrl = () => required(ENV.baseUrl);
 
 /** Plain SQL on the server's database. Write placeholders as `?` (numbered for PostgreSQL). */
 export interface Sql {
@@ -74,22 +85,35 @@ export function unique(prefix: string): string {
 export const now = () => new Date().toISOString();
 
 /**
- * A new, active SUPER_ADMIN that signs in with ADMIN.password: its password hash is copied from
- * the first admin (the server has no call to create back-office accounts yet), so tests that
- * change a password leave the first admin alone.
+ * A new, active back-office account (a SUPER_ADMIN unless told) that signs in with ADMIN.password:
+ * its password hash is copied from the first admin (the server has no call to create back-office
+ * accounts yet), so tests that change a password leave the first admin alone. A STAFF account
+ * holds only `grants` (menu name → VIEW, CREATE, UPDATE, DELETE).
  */
-export async function newBackOfficeAccount(sql: Sql): Promise<{ email: string; password: string }> {
+export async function newBackOfficeAccount(
+  sql: Sql,
+  options: { role?: 'SUPER_ADMIN' | 'STAFF'; grants?: Record<string, string[]> } = {},
+): Promise<{ email: string; password: string }> {
   const email = `e2e-${randomBytes(5).toString('hex')}@e2e.test`;
   const { password_hash } = await sql.one<{ password_hash: string }>(
     'select password_hash from accounts where lower(email) = ?',
     [ADMIN.email.toLowerCase()],
   );
   const at = now();
-  await sql.all(
+  const { id } = await sql.one<{ id: number }>(
     `insert into accounts (role, name, email, password_hash, status, created_at, updated_at)
-     values ('SUPER_ADMIN', ?, ?, ?, 'ACTIVE', ?, ?)`,
-    ['E2E account', email, password_hash, at, at],
+     values (?, ?, ?, ?, 'ACTIVE', ?, ?) returning id`,
+    [options.role ?? 'SUPER_ADMIN', 'E2E account', email, password_hash, at, at],
   );
+  for (const [menu, kinds] of Object.entries(options.grants ?? {})) {
+    for (const kind of kinds) {
+      await sql.all(
+        `insert into user_permissions (account_id, menu_id, permission_id, status, updated_at)
+         select ?, m.id, p.id, ?, ? from menus m, permissions p where m.name = ? and p.name = ?`,
+        [id, sql.kind === 'postgres' ? true : 1, at, menu, kind],
+      );
+    }
+  }
   return { email, password: ADMIN.password };
 }
 
@@ -111,6 +135,12 @@ export async function signIn(
   await submitSignIn(page, email, password);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+}
+
+/** Opens an area from the side menu and waits for its heading. */
+export async function openArea(page: Page, link: string, heading: string = link) {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: link }).click();
+  await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
 }
 
 /** The side menu's Logout. */
@@ -155,6 +185,121 @@ export async function expectToast(page: Page, text: string) {
     .click({ timeout: 1000 })
     .catch(() => undefined);
   await expect(toast).toHaveCount(0);
+}
+
+/** A real PNG of one colour, as a file to upload (`setInputFiles` or a multipart body). */
+export async function pngFile(name: string, background: string, width = 400, height = 200) {
+  const buffer = await sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
+  return { name, mimeType: 'image/png', buffer };
+}
+
+/** The first admin's bearer token, from the sign-in call (a form body, as the web app sends). */
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  const res = await request.post('/api/v1/auth/admin/login', {
+    form: { email: ADMIN.email, password: ADMIN.password },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+type ApiMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type FilePayload = { name: string; mimeType: string; buffer: Buffer };
+type ApiBody =
+  { form: Record<string, string> } | { multipart: Record<string, string | FilePayload> };
+export type ApiCall = <T = { id: number }>(
+  method: ApiMethod,
+  path: string,
+  body?: ApiBody,
+) => Promise<T>;
+
+/**
+ * Calls the API (`/api/v1…`) as the first admin, for what a test needs but does not test; answers
+ * the reply's `result`.
+ */
+export async function adminApi(request: APIRequestContext): Promise<ApiCall> {
+  const token = await adminToken(request);
+  return async <T>(method: ApiMethod, path: string, body?: ApiBody) => {
+    const res = await request[method](`/api/v1${path}`, {
+      headers: { Authorization: `Bearer ${token}` },
+      ...body,
+    });
+    expect(res.ok(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBe(true);
+    return ((await res.json()) as { result: T }).result;
+  };
+}
+
+/** A new master app, through the API. */
+export async function createMasterApp(request: APIRequestContext, name: string) {
+  const api = await adminApi(request);
+  return api<{ id: number; name: string }>('post', '/master-app', { form: { name } });
+}
+
+/**
+ * Opens a row's "Actions for …" menu and picks an action; `scope` is the page, or the row or card
+ * to find the menu button in.
+ */
+export async function rowAction(scope: Page | Locator, label: string, action: string) {
+  await scope.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
+  // The menu opens in a portal, outside the row: a locator's page holds it.
+  const page = 'page' in scope ? scope.page() : scope;
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+/**
+ * Changes a row's status with its one-click status menu (its button reads "Status of <subject>:
+ * <label>. Change") and waits for the server's answer and the new status in the row.
+ */
+export async function changeStatusFromMenu(page: Page, subject: string, from: string, to: string) {
+  const button = (label: string) =>
+    page.getByRole('button', { name: `Status of ${subject}: ${label}. Change`, exact: true });
+  await button(from).click();
+  await page.getByRole('menuitem', { name: to, exact: true }).click();
+  await expectToast(page, 'Status Updated Successfully');
+  await expect(button(to)).toBeVisible();
+}
+
+/** The list's footer: "1–20 of 1,234", or "0 of 0". */
+export function listRange(page: Page) {
+  return page.getByTestId('list-range');
+}
+
+/**
+ * Runs axe on the page as it is now (WCAG 2.0 and 2.1, levels A and AA) and fails listing each
+ * violated rule with the elements that break it. `within` (a CSS selector) checks only that part,
+ * e.g. an open dialog. Transitions are let finish first, so a dialog fading in is not measured
+ * half transparent.
+ */
+export async function expectNoA11yViolations(page: Page, within?: string) {
+  // The e2e project has no DOM types: the document read by the one call used. Endless animations
+  // (loaders) are not waited for.
+  type Doc = {
+    getAnimations(): {
+      playState: string;
+      effect: { getTiming(): { iterations?: number } } | null;
+    }[];
+  };
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { document: Doc }).document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+  let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (within) axe = axe.include(within);
+  const { violations } = await axe.analyze();
+  const report = violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'no impact'}): ${v.help} — ${v.helpUrl}\n` +
+      v.nodes
+        .map(
+          (n) =>
+            `    at ${n.target.join(' ')}: ${n.html.slice(0, 160)}\n` +
+            `      ${(n.failureSummary ?? '').replace(/\n\s*/g, ' ')}`,
+        )
+        .join('\n'),
+  );
+  expect(report, `accessibility violations on ${new URL(page.url()).pathname}`).toEqual([]);
 }
 
 // Playwright reads which fixtures a fixture needs from its first parameter, which must be an object

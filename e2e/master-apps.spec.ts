@@ -1,8 +1,8 @@
 /**
- * Master Apps: create, rename, names taken (the server's 409 message), and search.
+ * Master Apps: create, rename, names taken (the server's 409 message), search and sorting.
  */
-import type { Page } from '@playwright/test';
-import { expect, expectToast, signIn, test, unique } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { expect, expectToast, listRange, openArea, signIn, test, unique } from './fixtures.ts';
 
 const TAKEN = 'A master app with this name already exists';
 
@@ -16,12 +16,14 @@ function cell(page: Page, name: string) {
 
 async function openMasterApps(page: Page) {
   await signIn(page);
-  await page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('link', { name: 'Master Apps' })
-    .click();
+  await openArea(page, 'Master Apps');
   await expect(page).toHaveURL(/\/masterApp$/);
-  await expect(page.getByRole('heading', { name: 'Master Apps', level: 2 })).toBeVisible();
+}
+
+/** The server's refusal shows under the dialog's Name field (and in a toast). */
+async function expectTakenOnField(dialog: Locator) {
+  await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText(TAKEN)).toBeVisible();
 }
 
 async function create(page: Page, name: string) {
@@ -75,7 +77,7 @@ test('a taken name is refused with the server’s message, on create and on rena
   // Names are unique whatever the letter case.
   const again = await create(page, first.toUpperCase());
   await expectToast(page, TAKEN);
-  await expect(again).toBeVisible();
+  await expectTakenOnField(again);
   await expect(again.getByLabel('Name')).toHaveValue(first.toUpperCase());
   await again.getByRole('button', { name: 'Cancel' }).click();
   await expect(again).toBeHidden();
@@ -86,14 +88,14 @@ test('a taken name is refused with the server’s message, on create and on rena
   await rename.getByLabel('Name').fill(first);
   await rename.getByRole('button', { name: 'Save' }).click();
   await expectToast(page, TAKEN);
-  await expect(rename).toBeVisible();
+  await expectTakenOnField(rename);
   await rename.getByRole('button', { name: 'Cancel' }).click();
   await expect(rename).toBeHidden();
   await expect(cell(page, second)).toBeVisible();
   await expect(cell(page, first)).toHaveCount(1);
 });
 
-test('search finds apps by part of the name', async ({ page }) => {
+test('search finds apps by part of the name; the Name heading sorts them', async ({ page }) => {
   const token = unique('zq').replace(' ', '');
   const alpha = `Alpha ${token}`;
   const beta = `Beta ${token.toUpperCase()}`;
@@ -111,13 +113,30 @@ test('search finds apps by part of the name', async ({ page }) => {
   await expect(table(page).locator('tbody tr')).toHaveCount(2);
   await expect(cell(page, alpha)).toBeVisible();
   await expect(cell(page, beta)).toBeVisible();
-  await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
+  await expect(listRange(page)).toHaveText('1–2 of 2');
+
+  // The Name heading cycles ascending, descending and the default order (newest first).
+  const heading = table(page).getByRole('columnheader', { name: 'Name' });
+  const names = table(page).locator('tbody tr td:nth-child(2)');
+  await heading.getByRole('button', { name: 'Name' }).click();
+  await expect(page).toHaveURL(/[?&]sort=name(&|$)/);
+  await expect(heading).toHaveAttribute('aria-sort', 'ascending');
+  await expect(names).toHaveText([alpha, beta]);
+  await heading.getByRole('button', { name: 'Name' }).click();
+  await expect(page).toHaveURL(/[?&]sort=-name(&|$)/);
+  await expect(heading).toHaveAttribute('aria-sort', 'descending');
+  await expect(names).toHaveText([beta, alpha]);
+  await heading.getByRole('button', { name: 'Name' }).click();
+  await expect(page).not.toHaveURL(/[?&]sort=/);
+  await expect(heading).toHaveAttribute('aria-sort', 'none');
+  await expect(names).toHaveText([beta, alpha]);
 
   await search.fill(`${token}-nothing`);
   await expect(page.getByText('Nothing matches')).toBeVisible();
-  await expect(page.getByText('Total: 0')).toBeVisible();
+  await expect(listRange(page)).toHaveText('0 of 0');
 
-  await page.getByRole('button', { name: 'Clear search' }).click();
+  await page.getByRole('button', { name: 'Clear search and filters' }).click();
   await expect(page).not.toHaveURL(/[?&]q=/);
+  await expect(search).toHaveValue('');
   await expect(cell(page, other)).toBeVisible();
 });
