@@ -208,10 +208,7 @@ test('an account that may only view blogs and pages is offered nothing that woul
   await expect(page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
 });
 
-// FIXME(app): BlogDetailPage.tsx and PageDetailPage.tsx show their "Edit" button whatever the
-// account's grants (the lists and the blog's actions menu do check UPDATE); a view-only account
-// gets an edit form the server then refuses with 403.
-test.fixme('the detail screens offer Edit only to an account that may update', async ({
+test('the detail screens offer Edit only to an account that may update', async ({
   page,
   request,
   sql,

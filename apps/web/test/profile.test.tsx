@@ -59,6 +59,7 @@ describe('account', () => {
         'old password not matched!!',
       ),
     );
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getAllByText('old password not matched!!')).toHaveLength(2);
   });
 

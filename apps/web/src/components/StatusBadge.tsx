@@ -22,9 +22,11 @@ const COLORS: Record<Status, string> = {
   PENDING: 'yellow',
 };
 
+// The "dot" variant: the colour is a dot, the text the page's own, so every status reads at
+// WCAG AA contrast in both colour schemes (the "light" variant's yellow and orange did not).
 export function StatusBadge(props: { status: Status }) {
   return (
-    <Badge color={COLORS[props.status]} variant="light" tt="none">
+    <Badge color={COLORS[props.status]} variant="dot" tt="none">
       {STATUS_LABELS[props.status]}
     </Badge>
   );
@@ -50,7 +52,7 @@ export function StatusMenu(props: {
         >
           <Badge
             color={COLORS[props.status]}
-            variant="light"
+            variant="dot"
             tt="none"
             rightSection={<IconChevronDown size={12} />}
             style={{ cursor: 'pointer' }}

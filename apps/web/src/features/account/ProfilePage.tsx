@@ -100,6 +100,8 @@ function PasswordCard() {
             autoComplete="current-password"
             {...form.register('oldPassword')}
             error={errors.oldPassword?.message}
+            // Mantine's PasswordInput marks only data-invalid; screen readers need aria-invalid.
+            aria-invalid={errors.oldPassword ? true : undefined}
           />
           <PasswordInput
             label="New password"
@@ -107,12 +109,14 @@ function PasswordCard() {
             autoComplete="new-password"
             {...form.register('newPassword')}
             error={errors.newPassword?.message}
+            aria-invalid={errors.newPassword ? true : undefined}
           />
           <PasswordInput
             label="Repeat the new password"
             autoComplete="new-password"
             {...form.register('confirmPassword')}
             error={errors.confirmPassword?.message}
+            aria-invalid={errors.confirmPassword ? true : undefined}
           />
           <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
             Change password

@@ -82,6 +82,8 @@ export default function SignInPage() {
   const field = (name: keyof Fields) => ({
     value: values[name],
     error: errors[name],
+    // Mantine's PasswordInput marks only data-invalid; screen readers need aria-invalid.
+    'aria-invalid': errors[name] ? true : undefined,
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
       const next = { ...values, [name]: event.currentTarget.value };
       setValues(next);

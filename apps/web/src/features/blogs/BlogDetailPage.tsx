@@ -14,6 +14,7 @@ import { RichTextView } from '../../components/RichTextView';
 import { RowActions } from '../../components/RowActions';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ApiError } from '../../lib/api';
+import { useGrants } from '../../lib/permissions';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useBlog } from './api';
 import { BlogDialogs, PopularSwitch, useBlogActions, type BlogDialog } from './BlogDialogs';
@@ -29,6 +30,7 @@ export default function BlogDetailPage() {
   const query = useBlog(id);
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<BlogDialog>(null);
+  const mayEdit = useGrants('blogs').update;
   const actions = useBlogActions({
     open: setDialog,
     onDeleted: () => void navigate('/blogs', { replace: true }),
@@ -71,12 +73,14 @@ export default function BlogDetailPage() {
         description={`By ${blog.author}`}
         actions={
           <>
-            <Button
-              leftSection={<IconPencil size={18} />}
-              onClick={() => setDialog({ kind: 'edit', blog })}
-            >
-              Edit
-            </Button>
+            {mayEdit && (
+              <Button
+                leftSection={<IconPencil size={18} />}
+                onClick={() => setDialog({ kind: 'edit', blog })}
+              >
+                Edit
+              </Button>
+            )}
             <RowActions label={blog.title} actions={actions(blog).slice(1)} />
           </>
         }

@@ -14,6 +14,7 @@ import { RichTextView } from '../../components/RichTextView';
 import { ApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { usePage } from './api';
+import { useGrants } from '../../lib/permissions';
 import { PageEditDialog } from './PageEditDialog';
 
 /** The id in the address, or undefined when it cannot name a page. */
@@ -26,6 +27,7 @@ export default function PageDetailPage() {
   const id = idFrom(useParams().id);
   const query = usePage(id);
   const [editing, setEditing] = useState(false);
+  const mayEdit = useGrants('pages').update;
   const back = <BackLink to="/pages" label="All pages" />;
 
   if (id === undefined || (query.error instanceof ApiError && query.error.status === 404)) {
@@ -63,9 +65,11 @@ export default function PageDetailPage() {
         title={page.title}
         description={`Page of ${page.masterApp.name}`}
         actions={
-          <Button leftSection={<IconPencil size={18} />} onClick={() => setEditing(true)}>
-            Edit
-          </Button>
+          mayEdit ? (
+            <Button leftSection={<IconPencil size={18} />} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          ) : undefined
         }
       />
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -82,7 +86,11 @@ export default function PageDetailPage() {
           <RichTextView
             html={page.desc}
             label="Page text"
-            emptyText="This page has no text yet. Use Edit to write it."
+            emptyText={
+              mayEdit
+                ? 'This page has no text yet. Use Edit to write it.'
+                : 'This page has no text yet.'
+            }
           />
         </Stack>
       </Paper>
