@@ -55,13 +55,16 @@ function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
   ));
 }
 
-/** A thin bar across the top while any request is pending. */
+/**
+ * A thin bar across the top while any request is pending. Animated only then: its stripes move by
+ * restyling on every frame, which an idle page should not pay for.
+ */
 function RequestIndicator() {
   const busy = useIsFetching() + useIsMutating() > 0;
   return (
     <Progress
       value={100}
-      animated
+      animated={busy}
       size={3}
       radius={0}
       pos="absolute"
