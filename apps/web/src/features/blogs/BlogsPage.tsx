@@ -75,7 +75,8 @@ export default function BlogsPage() {
     {
       key: 'status',
       header: 'Status',
-      width: 130,
+      // Room for the longest label, “Deactivated”, with its dot and chevron.
+      width: 160,
       sort: 'status',
       render: (b) => (
         <StatusMenu

@@ -59,7 +59,8 @@ export default function CategoriesPage() {
     {
       key: 'status',
       header: 'Status',
-      width: 130,
+      // Room for the longest label, “Deactivated”, with its dot and chevron.
+      width: 160,
       sort: 'status',
       render: (c) => (
         <StatusMenu

@@ -114,7 +114,8 @@ export default function SpecialDaysPage() {
     {
       key: 'status',
       header: 'Status',
-      width: 130,
+      // Room for the longest label, “Deactivated”, with its dot and chevron.
+      width: 160,
       render: (d) => (
         <StatusMenu
           status={d.status}
