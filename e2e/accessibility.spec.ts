@@ -227,6 +227,18 @@ test('the first Tab reaches "Skip to content", which moves focus to the screen',
   await expect(page.getByRole('main')).toBeFocused();
 });
 
+test('a dialog opened from a row’s actions gives focus back to that row’s actions button', async () => {
+  await visit(SCREENS.find((s) => s.name === 'categories')!);
+  const actions = page.getByRole('button', { name: /^Actions for / }).first();
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Change status' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Status of / });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(actions).toBeFocused();
+});
+
 // A modal and a side panel (Drawer, with the rich-text editor).
 for (const { screen, button } of [
   { screen: 'banners', button: 'New banner' },
@@ -241,6 +253,8 @@ for (const { screen, button } of [
     await expectNoA11yViolations(page, '[role="dialog"]');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+    // Focus goes back to what opened it.
+    await expect(page.getByRole('button', { name: button })).toBeFocused();
   });
 }
 

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 
@@ -11,20 +12,34 @@ export type RowAction = {
 
 /** A row's actions behind one labelled menu button, the same in every list. */
 export function RowActions(props: { label: string; actions: RowAction[] }) {
+  const target = useRef<HTMLButtonElement>(null);
   const actions = props.actions.filter((a) => a.allowed !== false);
   if (actions.length === 0) return null;
   return (
-    // Focus goes back to the button when the menu closes, so a dialog opened from it returns
-    // focus there too.
+    // Focus goes back to the button when the menu closes (and when a dialog it opened closes).
     <Menu position="bottom-end" withinPortal shadow="md" returnFocus>
       <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${props.label}`}>
+        <ActionIcon
+          ref={target}
+          variant="subtle"
+          color="gray"
+          aria-label={`Actions for ${props.label}`}
+        >
           <IconDots size={18} />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         {actions.map((a) => (
-          <Menu.Item key={a.label} color={a.danger ? 'red' : undefined} onClick={a.onClick}>
+          <Menu.Item
+            key={a.label}
+            color={a.danger ? 'red' : undefined}
+            onClick={() => {
+              // The dialog an action opens remembers what had focus, to give it back on close:
+              // that must be this button, not the menu item about to disappear.
+              target.current?.focus();
+              a.onClick();
+            }}
+          >
             {a.label}
           </Menu.Item>
         ))}
