@@ -1,6 +1,7 @@
 import { Badge, Menu, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { STATUSES, type Status } from '@master-admin/contract';
+import type { Column } from './DataTable';
 
 /** What a person reads for each status; the codes stay on the wire. */
 export const STATUS_LABELS: Record<Status, string> = {
@@ -76,4 +77,32 @@ export function StatusMenu(props: {
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/**
+ * A list's status column: the row's status as a menu that changes it in two clicks, or a plain
+ * badge when `onChange` is left out (the account may not update). Wide enough for the longest
+ * label with its dot and chevron.
+ */
+export function statusColumn<Row extends { id: number; status: Status }>(options: {
+  /** What a row is called in the menu button's name ("Status of Diwali: Active. Change"). */
+  subject: (row: Row) => string;
+  onChange?: ((row: Row, status: Status) => void) | undefined;
+  /** Whether the server sorts this list by status (the area's `*_SORTS` has it). */
+  sortable: boolean;
+}): Column<Row> {
+  const { onChange } = options;
+  return {
+    key: 'status',
+    header: 'Status',
+    width: 160,
+    sort: options.sortable ? 'status' : undefined,
+    render: (row) => (
+      <StatusMenu
+        status={row.status}
+        subject={options.subject(row)}
+        onChange={onChange ? (status) => onChange(row, status) : undefined}
+      />
+    ),
+  };
 }

@@ -12,7 +12,7 @@ import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { Thumbnail } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
@@ -90,20 +90,13 @@ export default function BannersPage() {
         </Stack>
       ),
     },
-    {
-      key: 'status',
-      header: 'Status',
-      sort: 'status',
-      render: (b) => (
-        <StatusMenu
-          status={b.status}
-          subject={`banner #${b.id}`}
-          onChange={
-            grants.update ? (status) => changeStatus.mutate({ id: b.id, status }) : undefined
-          }
-        />
-      ),
-    },
+    statusColumn({
+      subject: (b) => `banner #${b.id}`,
+      sortable: true,
+      onChange: grants.update
+        ? (b, status) => changeStatus.mutate({ id: b.id, status })
+        : undefined,
+    }),
     {
       key: 'createdAt',
       header: 'Created',

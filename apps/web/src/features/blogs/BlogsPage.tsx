@@ -8,7 +8,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -72,22 +72,13 @@ export default function BlogsPage() {
       ),
     },
     { key: 'popular', header: 'Popular', render: (b) => <PopularSwitch blog={b} /> },
-    {
-      key: 'status',
-      header: 'Status',
-      // Room for the longest label, “Deactivated”, with its dot and chevron.
-      width: 160,
-      sort: 'status',
-      render: (b) => (
-        <StatusMenu
-          status={b.status}
-          subject={b.title}
-          onChange={
-            grants.update ? (status) => changeStatus.mutate({ id: b.id, status }) : undefined
-          }
-        />
-      ),
-    },
+    statusColumn({
+      subject: (b) => b.title,
+      sortable: true,
+      onChange: grants.update
+        ? (b, status) => changeStatus.mutate({ id: b.id, status })
+        : undefined,
+    }),
     {
       key: 'createdAt',
       header: 'Created',

@@ -8,7 +8,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -56,22 +56,13 @@ export default function CategoriesPage() {
       width: 120,
       render: (c) => formatNumber(c.downloadCount),
     },
-    {
-      key: 'status',
-      header: 'Status',
-      // Room for the longest label, “Deactivated”, with its dot and chevron.
-      width: 160,
-      sort: 'status',
-      render: (c) => (
-        <StatusMenu
-          status={c.status}
-          subject={c.name}
-          onChange={
-            grants.update ? (status) => changeStatus.mutate({ id: c.id, status }) : undefined
-          }
-        />
-      ),
-    },
+    statusColumn({
+      subject: (c) => c.name,
+      sortable: true,
+      onChange: grants.update
+        ? (c, status) => changeStatus.mutate({ id: c.id, status })
+        : undefined,
+    }),
     {
       key: 'createdAt',
       header: 'Created',

@@ -19,7 +19,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
-import { STATUS_OPTIONS, StatusMenu } from '../../components/StatusBadge';
+import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -111,21 +111,13 @@ export default function SpecialDaysPage() {
       width: 140,
       render: (d) => <Text size="sm">{formatSpecialDate(d)}</Text>,
     },
-    {
-      key: 'status',
-      header: 'Status',
-      // Room for the longest label, “Deactivated”, with its dot and chevron.
-      width: 160,
-      render: (d) => (
-        <StatusMenu
-          status={d.status}
-          subject={d.name}
-          onChange={
-            grants.update ? (status) => changeStatus.mutate({ id: d.id, status }) : undefined
-          }
-        />
-      ),
-    },
+    statusColumn({
+      subject: (d) => d.name,
+      sortable: false,
+      onChange: grants.update
+        ? (d, status) => changeStatus.mutate({ id: d.id, status })
+        : undefined,
+    }),
     {
       key: 'createdAt',
       header: 'Created',
