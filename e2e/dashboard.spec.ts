@@ -161,3 +161,26 @@ test('the dashboard shows the database’s counts, for all apps and for one mast
   await expect(page).not.toHaveURL(/masterAppId=/);
   await expectCards(page, all);
 });
+
+test('a signed-in visit gets the shell and dashboard in one file, asked for at once; sign-in does not', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/auth/sign-in');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  // Someone signing in downloads none of the signed-in screens' code.
+  expect(scripts.filter((s) => s.includes('/signed-in-'))).toEqual([]);
+
+  await signIn(page);
+  scripts.length = 0;
+  await page.reload();
+  await expect(page.getByTestId('stat-totalUser').getByTestId('stat-value')).toBeVisible();
+  // The entry's files, the preload script and one chunk for the shell and the dashboard, each
+  // fetched once (not some twenty-five files in two rounds).
+  expect(scripts.filter((s) => s.includes('/signed-in-'))).toHaveLength(1);
+  expect(new Set(scripts).size).toBe(scripts.length);
+  expect(scripts.length).toBeLessThanOrEqual(6);
+});

@@ -14,13 +14,16 @@ const MIN_BYTES = 1024;
 
 export function precompress(): Plugin {
   let outDir = 'dist';
+  let write = true;
   return {
     name: 'master-admin-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      write = config.build.write;
     },
     closeBundle() {
+      if (!write) return;
       const files = fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' });
       for (const name of files) {
         const file = path.join(outDir, name);

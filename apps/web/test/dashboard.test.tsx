@@ -18,7 +18,7 @@ describe('dashboard', () => {
         return HttpResponse.json({
           totalUser: narrowed ? 5 : 1234,
           totalCategory: 7,
-          totalPoster: narrowed ? 3 : 40,
+          totalPoster: narrowed ? 3 : 1234567,
           downloadPoster: narrowed ? 9 : 56789,
         });
       }),
@@ -27,6 +27,7 @@ describe('dashboard', () => {
     const users = await screen.findByTestId('stat-totalUser');
     await waitFor(() => expect(users).toHaveTextContent('1,234'));
     expect(screen.getByTestId('stat-downloadPoster')).toHaveTextContent('56,789');
+    expect(screen.getByTestId('stat-totalPoster')).toHaveTextContent('1,234,567');
 
     const appFilter = screen.getByRole('combobox', { name: 'Master app' });
     await waitFor(() => expect(appFilter).toBeEnabled());

@@ -12,6 +12,9 @@ export const theme = createTheme({
   components: {
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } },
+    // A select's list is rendered when it opens, not kept hidden in the page: a hidden one is
+    // positioned on mount, a forced style and layout pass on every screen with a select.
+    Combobox: { defaultProps: { keepMounted: false } },
   },
 });
 

@@ -10,6 +10,11 @@ export function formatDate(date: string | null | undefined): string {
   return date ? dayjs(date).format('D MMM YYYY') : '—';
 }
 
+/**
+ * A whole number with thousands separators: 1,234,567. Grouped by hand because the first
+ * `toLocaleString` of a page loads the number-formatting data, a cost paid on the first render.
+ */
 export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

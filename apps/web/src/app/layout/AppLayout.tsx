@@ -9,7 +9,6 @@ import {
   Group,
   NavLink,
   Progress,
-  ScrollArea,
   Text,
   ThemeIcon,
   Title,
@@ -183,7 +182,7 @@ function Shell() {
           </Text>
         </AppShell.Section>
         <Divider my={6} />
-        <AppShell.Section grow component={ScrollArea}>
+        <AppShell.Section grow className={classes.navScroll}>
           <nav aria-label="Areas">
             <NavItems items={MAIN_NAV} onNavigate={close} />
             <NavLink

@@ -2,9 +2,9 @@ import { lazy, Suspense, useState } from 'react';
 import {
   Alert,
   Button,
+  Chip,
   Group,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -41,6 +41,12 @@ const STATS: { key: keyof DashboardCounts; label: string; icon: Icon; color: str
 
 type Period = 'all' | 'days' | 'range';
 
+const PERIODS: { value: Period; label: string }[] = [
+  { value: 'all', label: 'All time' },
+  { value: 'days', label: 'Last N days' },
+  { value: 'range', label: 'Date range' },
+];
+
 export default function DashboardPage() {
   const { filters, setFilters } = useListParams(FILTERS);
   const [period, setPeriod] = useState<Period>(
@@ -64,16 +70,17 @@ export default function DashboardPage() {
             <Text size="sm" fw={500} id="period-label">
               Period
             </Text>
-            <SegmentedControl
-              aria-labelledby="period-label"
-              value={period}
-              onChange={(v) => choosePeriod(v)}
-              data={[
-                { value: 'all', label: 'All time' },
-                { value: 'days', label: 'Last N days' },
-                { value: 'range', label: 'Date range' },
-              ]}
-            />
+            {/* Chips rather than a segmented control: its sliding indicator measures the page
+                while the dashboard first renders, a forced layout on every visit. */}
+            <Group gap="xs" h={36} role="radiogroup" aria-labelledby="period-label">
+              <Chip.Group value={period} onChange={choosePeriod}>
+                {PERIODS.map(({ value, label }) => (
+                  <Chip key={value} value={value} variant="outline">
+                    {label}
+                  </Chip>
+                ))}
+              </Chip.Group>
+            </Group>
           </Stack>
           <Suspense fallback={<Skeleton h={36} w={period === 'range' ? 280 : 140} />}>
             {period === 'days' && (
