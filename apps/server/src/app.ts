@@ -32,6 +32,7 @@ import specialDayRoutes from './features/special-days/routes.ts';
 import contactUsRoutes from './features/contact-us/routes.ts';
 import settingsRoutes from './features/settings/routes.ts';
 import notificationRoutes from './features/notifications/routes.ts';
+import posterRoutes from './features/posters/routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -156,6 +157,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(contactUsRoutes);
       await api.register(settingsRoutes);
       await api.register(notificationRoutes);
+      await api.register(posterRoutes);
     },
     { prefix: API_BASE },
   );

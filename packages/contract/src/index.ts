@@ -15,3 +15,4 @@ export * from './special-days.ts';
 export * from './contact-us.ts';
 export * from './settings.ts';
 export * from './notifications.ts';
+export * from './posters.ts';

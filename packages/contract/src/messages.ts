@@ -72,6 +72,18 @@ export const MESSAGES = {
   specialDayNotFound: 'Special day not found',
   yearsUpdated: 'Years Updated Successfully',
 
+  // Posters
+  posterCreatedForAll: 'Poster uploaded to all apps successfully',
+  posterCreated: 'Poster Created Successfully',
+  defNumsUpdated: 'Updated Successfully',
+  dateUpdated: 'Date Updated Successfully',
+  positionUpdated: 'Position Updated Successfully',
+  posterUpdated: 'Poster Updated Successfully',
+  thumbUpdated: 'Thumbnail Updated Successfully',
+  posterDeleted: 'Poster deleted successfully',
+  posterNotFound: 'Poster not found',
+  noMasterApps: 'There is no master app yet: create one first',
+
   // Settings
   logoCreated: 'Logo Created Successfully',
   logoUpdated: 'Logo Updated Successfully',

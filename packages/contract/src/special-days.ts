@@ -16,7 +16,8 @@ export const SPECIAL_DAY_NAME_MAX = 100;
 export const SPECIAL_DAY_YEAR_MIN = 2000;
 export const SPECIAL_DAY_YEAR_MAX = 2100;
 
-const MONTH_NAMES = [
+/** The months' English names, January first. */
+export const MONTH_NAMES = [
   'January',
   'February',
   'March',

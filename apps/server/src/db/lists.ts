@@ -13,6 +13,7 @@
 import {
   CamelCasePlugin,
   sql,
+  type ExpressionBuilder,
   type CompiledQuery,
   type Kysely,
   type SelectQueryBuilder,
@@ -50,6 +51,12 @@ export interface ListSpec<F extends string = string, O = unknown> {
   counts: ReadonlyArray<ReadonlyArray<F>>;
   /** Base-table columns the keyword searches, as its migration indexed them. */
   search: ReadonlyArray<string>;
+  /**
+   * Keyword matches through rows this list's rows point to (a poster's category and special
+   * day): a row matches when `column` names a row of `list` whose searched columns contain the
+   * keyword, found on that list's own search structure.
+   */
+  searchVia: ReadonlyArray<SearchVia>;
   /** Row order; the last column must be unique (id) so pages never overlap. */
   order: Order;
   /**
@@ -63,11 +70,19 @@ export interface ListSpec<F extends string = string, O = unknown> {
   rows: (db: Db, ids: IdsQuery) => SelectQueryBuilder<any, any, O>;
 }
 
+/** A list another list's keyword searches through (`ListSpec.searchVia`). */
+export type SearchVia = {
+  /** The base-table column that holds the other list's row id. */
+  column: string;
+  list: Pick<ListSpec, 'name' | 'table' | 'search'>;
+};
+
 export function defineList<const F extends string, O>(
-  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless'> & {
+  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia'> & {
     order?: Order;
     sorts?: ReadonlyArray<string>;
     caseless?: ReadonlyArray<string>;
+    searchVia?: ReadonlyArray<SearchVia>;
   },
 ): ListSpec<F, O> {
   for (const set of spec.counts) {
@@ -81,6 +96,7 @@ export function defineList<const F extends string, O>(
     order: spec.order ?? NEWEST_FIRST,
     sorts: spec.sorts ?? [],
     caseless: spec.caseless ?? [],
+    searchVia: spec.searchVia ?? [],
   };
 }
 
@@ -236,19 +252,42 @@ export class Lists {
       let q = qb;
       for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
       if (kind === 'indexed') {
-        const search = this.#dialect.search(spec.name, pattern);
-        q = q.where(
-          // Kept from the id index, the planner walks the order index and checks each row.
-          inOrder ? this.#dialect.unindexed('id') : sql.ref('id'),
-          'in',
-          this.#db
+        const matching = (list: string) => {
+          const search = this.#dialect.search(list, pattern);
+          return this.#db
             .selectFrom(search.table)
             .select(sql.ref(search.id).as('id'))
-            .where(search.matches),
+            .where(search.matches);
+        };
+        q = q.where((eb) =>
+          eb.or([
+            ...(spec.search.length > 0
+              ? // Kept from the id index, the planner walks the order index and checks each row.
+                [
+                  eb(
+                    inOrder ? this.#dialect.unindexed('id') : sql.ref('id'),
+                    'in',
+                    matching(spec.name),
+                  ),
+                ]
+              : []),
+            ...spec.searchVia.map((via) => eb(via.column, 'in', matching(via.list.name))),
+          ]),
         ) as Q;
       } else if (kind === 'scan') {
+        const contains = (columns: ReadonlyArray<string>) => (eb: ExpressionBuilder<any, any>) =>
+          eb.or(columns.map((column) => this.#dialect.contains(column, pattern)));
         q = q.where((eb) =>
-          eb.or(spec.search.map((column) => this.#dialect.contains(column, pattern))),
+          eb.or([
+            ...(spec.search.length > 0 ? [contains(spec.search)(eb)] : []),
+            ...spec.searchVia.map((via) =>
+              eb(
+                via.column,
+                'in',
+                this.#db.selectFrom(via.list.table).select('id').where(contains(via.list.search)),
+              ),
+            ),
+          ]),
         ) as Q;
       }
       return q;
@@ -281,7 +320,7 @@ export class Lists {
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
-    } else if (kind === 'indexed' && n === 0) {
+    } else if (kind === 'indexed' && n === 0 && spec.searchVia.length === 0) {
       // Counted on the search index alone.
       const search = this.#dialect.search(spec.name, pattern);
       count = this.#db
@@ -292,7 +331,10 @@ export class Lists {
     count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
     // PostgreSQL's planner weighs the two page plans itself, from its statistics.
     const adaptive =
-      kind === 'indexed' && kept !== undefined && this.#dialect.kind === 'sqlite'
+      kind === 'indexed' &&
+      kept !== undefined &&
+      this.#dialect.kind === 'sqlite' &&
+      spec.searchVia.length === 0
         ? { pageInOrder: pageOf(true), scope: precompile(kept) }
         : undefined;
     return { page: pageOf(false), count: precompile(count), adaptive };

@@ -7,6 +7,7 @@ import { lists } from './migrations/0003-lists.ts';
 import { loginThrottle } from './migrations/0004-login-throttle.ts';
 import { authChanges } from './migrations/0005-auth-changes.ts';
 import { sorts } from './migrations/0006-sorts.ts';
+import { posters } from './migrations/0007-posters.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -17,6 +18,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0004-login-throttle': loginThrottle(d),
     '0005-auth-changes': authChanges(d),
     '0006-sorts': sorts(),
+    '0007-posters': posters(d),
   };
 }
 

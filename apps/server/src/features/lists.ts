@@ -8,6 +8,7 @@ import { FAQS_LIST } from './faqs/routes.ts';
 import { MASTER_APPS_LIST } from './master-apps/routes.ts';
 import { NOTIFICATIONS_LIST } from './notifications/routes.ts';
 import { PAGES_LIST } from './pages/routes.ts';
+import { POSTERS_LIST } from './posters/routes.ts';
 import { SETTINGS_LIST } from './settings/routes.ts';
 import { SPECIAL_DAYS_LIST } from './special-days/routes.ts';
 
@@ -22,4 +23,5 @@ export const ALL_LISTS: readonly ListSpec[] = [
   CONTACT_US_LIST,
   SETTINGS_LIST,
   NOTIFICATIONS_LIST,
+  POSTERS_LIST,
 ];

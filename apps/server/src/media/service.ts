@@ -18,6 +18,8 @@ export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: strin
   ['blogs', 'image'],
   ['settings', 'logo'],
   ['notifications', 'logo'],
+  ['posters', 'poster'],
+  ['posters', 'video_thumb'],
 ];
 
 /** Rich-text columns: an image of this app's media inside a body also keeps its file. */

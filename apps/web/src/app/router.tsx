@@ -64,6 +64,7 @@ export const routes: RouteObject[] = [
                     path: 'special-day',
                     ...screen(() => import('../features/special-days/SpecialDaysPage')),
                   },
+                  { path: 'poster', ...screen(() => import('../features/posters/PostersPage')) },
                   {
                     path: 'contact-us',
                     ...screen(() => import('../features/contact-us/ContactUsPage')),

@@ -108,6 +108,11 @@ export function DataTable<Row>(props: {
   rowName?: (row: Row) => string;
   /** Rows can be selected; the bar above the table offers these actions for the selection. */
   bulkActions?: (selected: Row[], clear: () => void) => ReactNode;
+  /**
+   * The narrowest the table gets before it scrolls sideways (560 px when not given): a list with
+   * many columns sets more, so its columns are not squeezed until badges and names are cut.
+   */
+  minWidth?: number;
 }) {
   const { params, query, rows, total, columns } = props;
   const pages = Math.max(1, Math.ceil(total / params.limit));
@@ -187,7 +192,7 @@ export function DataTable<Row>(props: {
         ))}
       </Stack>
     ) : (
-      <Table.ScrollContainer minWidth={phone ? 0 : 560}>
+      <Table.ScrollContainer minWidth={phone ? 0 : (props.minWidth ?? 560)}>
         <Table
           striped
           highlightOnHover

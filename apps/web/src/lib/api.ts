@@ -208,7 +208,14 @@ export const api = {
     }
     return request(schema, { method, url, body: data, onProgress: onProgress ?? (() => {}) });
   },
-  /** JSON body: only sign-in sends JSON (spec §7). */
-  postJson: <S extends z.ZodType>(url: string, schema: S, body: object) =>
-    request(schema, { method: 'POST', url, body }),
+  /**
+   * A JSON body. The web app sends forms (spec §7) but for sign-in and the bulk calls, whose `ids`
+   * are a list (API.md, Conventions).
+   */
+  json: <S extends z.ZodType>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    schema: S,
+    body: object,
+  ) => request(schema, { method, url, body }),
 };

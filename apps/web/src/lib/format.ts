@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { MONTH_NAMES } from '@master-admin/contract';
 
 /** A timestamp as staff read it: 21 Nov 2026, 14:05 (local time). */
 export function formatDateTime(iso: string | null | undefined): string {
@@ -17,4 +18,12 @@ export function formatDate(date: string | null | undefined): string {
 export function formatNumber(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A special day's date: "14 Jan", or "14 Jan 2027" once a year is set. */
+export function formatDayMonth(d: { day: number; month: number; year?: number | null }): string {
+  const month = MONTH_NAMES[d.month - 1]?.slice(0, 3) ?? `Month ${d.month}`;
+  return d.year === null || d.year === undefined
+    ? `${d.day} ${month}`
+    : `${d.day} ${month} ${d.year}`;
 }

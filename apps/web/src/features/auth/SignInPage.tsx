@@ -68,7 +68,7 @@ export default function SignInPage() {
     setPending(true);
     setFailure(undefined);
     try {
-      const result = await api.postJson(PATHS.login, loginResponse, loginBody.parse(values));
+      const result = await api.json('POST', PATHS.login, loginResponse, loginBody.parse(values));
       session.signIn(result.token, result.loginId);
       await navigate(from && from.startsWith('/') && !from.startsWith('//') ? from : '/', {
         replace: true,

@@ -1,10 +1,9 @@
-import '@mantine/dates/styles.css';
 import { useState } from 'react';
 import { Loader, Switch, TextInput, Textarea } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { blogCreateBody, blogEditForm, type Blog } from '@master-admin/contract';
+import { DateFormField } from '../../components/DateFormField';
 import { ImageFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
@@ -71,26 +70,7 @@ function BlogFields() {
           />
         )}
       />
-      <Controller
-        control={form.control}
-        name="date"
-        render={({ field, fieldState }) => (
-          <DatePickerInput
-            label="Date"
-            description="Leave empty for no date."
-            placeholder="Pick a date"
-            clearable
-            clearButtonProps={{ 'aria-label': 'Clear the date' }}
-            valueFormat="D MMM YYYY"
-            maw={280}
-            value={typeof field.value === 'string' && field.value ? field.value : null}
-            onChange={(v) => field.onChange(v ?? '')}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-            popoverProps={{ withinPortal: true }}
-          />
-        )}
-      />
+      <DateFormField name="date" label="Date" />
     </>
   );
 }

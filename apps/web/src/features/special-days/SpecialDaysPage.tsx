@@ -5,6 +5,7 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   SPECIAL_DAY_NAME_MAX,
+  MONTH_NAMES,
   SPECIAL_DAY_YEAR_MAX,
   SPECIAL_DAY_YEAR_MIN,
   daysInMonth,
@@ -21,7 +22,7 @@ import { RowActions } from '../../components/RowActions';
 import { SearchInput } from '../../components/SearchInput';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatDayMonth } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import {
   useChangeSpecialDayStatus,
@@ -31,27 +32,7 @@ import {
   useUpdateSpecialDay,
 } from './api';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const MONTH_OPTIONS = MONTHS.map((label, i) => ({ value: String(i + 1), label }));
-
-/** "14 Jan", or "14 Jan 2027" once a year is set. */
-function formatSpecialDate(d: Pick<SpecialDay, 'month' | 'day' | 'year'>): string {
-  const month = MONTHS[d.month - 1]?.slice(0, 3) ?? `Month ${d.month}`;
-  return d.year === null ? `${d.day} ${month}` : `${d.day} ${month} ${d.year}`;
-}
+const MONTH_OPTIONS = MONTH_NAMES.map((label, i) => ({ value: String(i + 1), label }));
 
 /**
  * Each field on its own first (with messages a form reads well), then the contract's schema, whose
@@ -109,7 +90,7 @@ export default function SpecialDaysPage() {
       key: 'date',
       header: 'Date',
       width: 140,
-      render: (d) => <Text size="sm">{formatSpecialDate(d)}</Text>,
+      render: (d) => <Text size="sm">{formatDayMonth(d)}</Text>,
     },
     statusColumn({
       subject: (d) => d.name,

@@ -1,0 +1,501 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  POSTER_SORTS,
+  bulkIdsBody,
+  bulkResponse,
+  bulkStatusBody,
+  categoryIdParams,
+  dateBody,
+  defNumsBody,
+  deleteResponse,
+  idParams,
+  positionBody,
+  posterCreateBody,
+  posterCreateOneBody,
+  posterList,
+  posterListQuery,
+  posterMutation,
+  statusBody,
+  type Poster,
+  type PosterCreateFields,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { HttpError, conflict, notFound } from '../../http/errors.ts';
+import { now } from '../../db/dialect.ts';
+import { defineList } from '../../db/lists.ts';
+import type { Db } from '../../db/connect.ts';
+import { upload } from '../../media/uploads.ts';
+import { CATEGORIES_LIST } from '../categories/routes.ts';
+import { SPECIAL_DAYS_LIST } from '../special-days/routes.ts';
+
+const FOLDER = 'posters';
+const MENU = 'poster';
+const IMAGE_FILES = { file: 'image', thumbFile: { kind: 'image', optional: true } } as const;
+
+export const POSTERS_LIST = defineList({
+  name: 'posters',
+  table: 'posters',
+  alias: 'p',
+  filters: {
+    masterAppId: 'masterAppId',
+    status: 'status',
+    categoryId: 'categoryId',
+    specialDayId: 'specialDayId',
+  },
+  counts: [
+    ['masterAppId', 'status'],
+    ['categoryId', 'status', 'masterAppId'],
+    ['specialDayId', 'status', 'masterAppId'],
+    ['categoryId', 'specialDayId', 'status', 'masterAppId'],
+  ],
+  search: [],
+  searchVia: [
+    { column: 'categoryId', list: CATEGORIES_LIST },
+    { column: 'specialDayId', list: SPECIAL_DAYS_LIST },
+  ],
+  sorts: POSTER_SORTS,
+  rows: (db, ids) => selectPosters(db).where('p.id', 'in', ids),
+});
+
+/** Posters as the list and every answer show them. */
+export const selectPosters = (d: Db) =>
+  d
+    .selectFrom('posters as p')
+    .innerJoin('categories as c', 'c.id', 'p.categoryId')
+    .innerJoin('masterApps as m', 'm.id', 'p.masterAppId')
+    .innerJoin('accounts as a', 'a.id', 'p.accountId')
+    .leftJoin('specialDays as sd', 'sd.id', 'p.specialDayId')
+    .select([
+      'p.id',
+      'p.masterAppId',
+      'p.categoryId',
+      'p.specialDayId',
+      'p.topDefNum',
+      'p.selfDefNum',
+      'p.bottomDefNum',
+      'p.poster',
+      'p.videoThumb',
+      'p.date',
+      'p.downloadCount',
+      'p.status',
+      'p.position',
+      'p.createdAt',
+      'p.updatedAt',
+      'p.accountId',
+      'a.phoneNumber as accountPhone',
+      'c.name as categoryName',
+      'm.name as appName',
+      'sd.name as dayName',
+      'sd.day as dayDay',
+      'sd.month as dayMonth',
+    ]);
+type Row = Awaited<ReturnType<ReturnType<typeof selectPosters>['executeTakeFirstOrThrow']>>;
+
+/** A 404 that names the field whose id has no row, so a form can mark it. */
+const missing = (field: string, message: string) =>
+  new HttpError(404, message, { details: [{ path: field, message }] });
+
+const posterRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
+
+  const toPoster = (row: Row): Poster => {
+    const { accountId, accountPhone, categoryName, appName, dayName, dayDay, dayMonth, ...poster } =
+      row;
+    return {
+      ...poster,
+      poster: media.url(poster.poster),
+      videoThumb: media.url(poster.videoThumb),
+      account: { id: accountId, phoneNumber: accountPhone },
+      category: { id: poster.categoryId, name: categoryName },
+      masterApp: { id: poster.masterAppId, name: appName },
+      specialDay:
+        poster.specialDayId === null || dayName === null
+          ? null
+          : { id: poster.specialDayId, name: dayName, day: dayDay!, month: dayMonth! },
+    };
+  };
+
+  async function findPoster(id: number): Promise<Poster> {
+    const row = await selectPosters(db).where('p.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.posterNotFound);
+    return toPoster(row);
+  }
+
+  /** The category, special day and (for one app) master app a new poster names, or a 404. */
+  async function requireReferences(categoryId: number, body: PosterCreateFields, appId?: number) {
+    const category = await db
+      .selectFrom('categories')
+      .select('id')
+      .where('id', '=', categoryId)
+      .executeTakeFirst();
+    if (!category) throw missing('categoryId', MESSAGES.categoryNotFound);
+    if (body.specialDayId !== undefined) {
+      const day = await db
+        .selectFrom('specialDays')
+        .select('id')
+        .where('id', '=', body.specialDayId)
+        .executeTakeFirst();
+      if (!day) throw missing('specialDayId', MESSAGES.specialDayNotFound);
+    }
+    if (appId !== undefined) {
+      const found = await db
+        .selectFrom('masterApps')
+        .select('id')
+        .where('id', '=', appId)
+        .executeTakeFirst();
+      if (!found) throw missing('masterAppId', MESSAGES.appNotFound);
+    }
+  }
+
+  /**
+   * Stores the uploaded poster (and thumbnail) once, then writes a row per app in `appIds` in one
+   * transaction; files of a failed write are let go again.
+   */
+  async function createPosters(
+    request: { body: PosterCreateFields; account: { id: number } } & Parameters<typeof upload>[0],
+    categoryId: number,
+    appIds: (trx: Db) => Promise<number[]>,
+  ): Promise<number[]> {
+    const file = upload(request, 'file', true);
+    const thumbFile = upload(request, 'thumbFile');
+    const poster = await media.saveImage(file, FOLDER);
+    const videoThumb = thumbFile ? await media.saveImage(thumbFile, FOLDER) : null;
+    const { body } = request;
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const apps = await appIds(trx);
+        if (apps.length === 0) throw conflict(MESSAGES.noMasterApps);
+        const at = now();
+        const rows = await trx
+          .insertInto('posters')
+          .values(
+            apps.map((masterAppId) => ({
+              masterAppId,
+              categoryId,
+              specialDayId: body.specialDayId ?? null,
+              accountId: request.account.id,
+              topDefNum: body.topDefNum,
+              selfDefNum: body.selfDefNum,
+              bottomDefNum: body.bottomDefNum,
+              poster,
+              videoThumb,
+              date: body.date ?? null,
+              status: 'ACTIVE' as const,
+              position: body.position,
+              createdAt: at,
+              updatedAt: at,
+            })),
+          )
+          .returning('id')
+          .execute();
+        return rows.map((r) => r.id);
+      });
+    } catch (err) {
+      await media.release([poster, videoThumb]);
+      throw err;
+    }
+  }
+
+  app.post(
+    PATHS.posterCreateAll(':categoryId'),
+    {
+      config: { access: access.menu(MENU, 'CREATE'), uploads: IMAGE_FILES },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Creates the poster for every master app: one row per app, all sharing the stored ' +
+          'image (multipart `file`) and thumbnail (`thumbFile`, optional), in one transaction',
+        params: categoryIdParams,
+        body: posterCreateBody,
+        response: answers(bulkResponse),
+      },
+    },
+    async (request) => {
+      const { categoryId } = request.params;
+      await requireReferences(categoryId, request.body);
+      const ids = await createPosters(request, categoryId, async (trx) =>
+        (await trx.selectFrom('masterApps').select('id').orderBy('id').execute()).map((a) => a.id),
+      );
+      return { message: MESSAGES.posterCreatedForAll, result: { ids, count: ids.length } };
+    },
+  );
+
+  app.post(
+    PATHS.posterCreateOne(':categoryId'),
+    {
+      config: { access: access.menu(MENU, 'CREATE'), uploads: IMAGE_FILES },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Creates a poster for one master app from the multipart image `file` (and optional ' +
+          '`thumbFile`)',
+        params: categoryIdParams,
+        body: posterCreateOneBody,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const { categoryId } = request.params;
+      const appId = request.body.masterAppId;
+      await requireReferences(categoryId, request.body, appId);
+      const [id] = await createPosters(request, categoryId, async () => [appId]);
+      return { message: MESSAGES.posterCreated, result: await findPoster(id!) };
+    },
+  );
+
+  app.get(
+    PATHS.posterList,
+    {
+      config: { access: access.menu(MENU, 'VIEW') },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Lists posters, newest first; keyword searches the names of their category and ' +
+          'special day',
+        querystring: posterListQuery,
+        response: answers(posterList),
+      },
+    },
+    async (request) => {
+      const page = await lists.page(POSTERS_LIST, request.query);
+      return { result: page.result.map(toPoster), total: page.total };
+    },
+  );
+
+  /** Updates one poster's columns; a 404 when there is no such poster. */
+  async function update(id: number, set: Record<string, unknown>) {
+    const { numUpdatedRows } = await db
+      .updateTable('posters')
+      .set({ ...set, updatedAt: now() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw notFound(MESSAGES.posterNotFound);
+    return findPoster(id);
+  }
+
+  app.patch(
+    PATHS.posterDefNums(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['posters'],
+        summary: 'Changes a poster’s three default numbers (1..999)',
+        params: idParams,
+        body: defNumsBody,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const { topDefNum, selfDefNum, bottomDefNum } = request.body;
+      const result = await update(request.params.id, { topDefNum, selfDefNum, bottomDefNum });
+      return { message: MESSAGES.defNumsUpdated, result };
+    },
+  );
+
+  app.patch(
+    PATHS.posterDate(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['posters'],
+        summary: 'Sets a poster’s date, or clears it with an empty value',
+        params: idParams,
+        body: dateBody,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const result = await update(request.params.id, { date: request.body.date || null });
+      return { message: MESSAGES.dateUpdated, result };
+    },
+  );
+
+  app.put(
+    PATHS.posterStatus(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['posters'],
+        summary: 'Changes a poster’s status',
+        params: idParams,
+        body: statusBody,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const result = await update(request.params.id, { status: request.body.status });
+      return { message: MESSAGES.statusUpdated, result };
+    },
+  );
+
+  app.put(
+    PATHS.posterPosition(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['posters'],
+        summary: 'Changes the side on which the user’s self photo is placed',
+        params: idParams,
+        body: positionBody,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const result = await update(request.params.id, { position: request.body.position });
+      return { message: MESSAGES.positionUpdated, result };
+    },
+  );
+
+  /** Replaces one poster's file in `column` with the upload in `field`. */
+  async function replaceFile(id: number, column: 'poster' | 'videoThumb', key: string) {
+    const old = await db
+      .selectFrom('posters')
+      .select(column)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!old) {
+      await media.release([key]);
+      throw notFound(MESSAGES.posterNotFound);
+    }
+    const result = await update(id, { [column]: key });
+    const before = old[column];
+    if (before !== key) await media.release([before]);
+    return result;
+  }
+
+  app.put(
+    PATHS.posterFile(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE'), uploads: { file: 'image' } },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Replaces this poster’s image with the multipart image `file` (the other apps’ rows ' +
+          'keep theirs)',
+        params: idParams,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'file', true);
+      await findPoster(request.params.id);
+      const key = await media.saveImage(file, FOLDER);
+      const result = await replaceFile(request.params.id, 'poster', key);
+      return { message: MESSAGES.posterUpdated, result };
+    },
+  );
+
+  app.put(
+    PATHS.posterThumb(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE'), uploads: { thumbFile: 'image' } },
+      schema: {
+        tags: ['posters'],
+        summary: 'Sets this poster’s thumbnail from the multipart image `thumbFile`',
+        params: idParams,
+        response: answers(posterMutation),
+      },
+    },
+    async (request) => {
+      const file = upload(request, 'thumbFile', true);
+      await findPoster(request.params.id);
+      const key = await media.saveImage(file, FOLDER);
+      const result = await replaceFile(request.params.id, 'videoThumb', key);
+      return { message: MESSAGES.thumbUpdated, result };
+    },
+  );
+
+  app.put(
+    PATHS.posterBulkStatus,
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Changes the status of 1..500 posters, all or nothing: an id with no poster is a 404 ' +
+          'naming it, and nothing changes',
+        body: bulkStatusBody,
+        response: answers(bulkResponse),
+      },
+    },
+    async (request) => {
+      const { ids, status } = request.body;
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('posters')
+          .set({ status, updatedAt: now() })
+          .where('id', 'in', ids)
+          .returning('id')
+          .execute();
+        requireAll(ids, updated);
+      });
+      return { message: MESSAGES.statusUpdated, result: { ids, count: ids.length } };
+    },
+  );
+
+  app.delete(
+    PATHS.posterRemove(':id'),
+    {
+      config: { access: access.menu(MENU, 'DELETE') },
+      schema: {
+        tags: ['posters'],
+        summary: 'Deletes a poster and, when no other row uses them, its files',
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const row = await db
+        .deleteFrom('posters')
+        .where('id', '=', request.params.id)
+        .returning(['poster', 'videoThumb'])
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGES.posterNotFound);
+      await media.release([row.poster, row.videoThumb]);
+      return { message: MESSAGES.posterDeleted, result: { id: request.params.id } };
+    },
+  );
+
+  app.delete(
+    PATHS.posterBulkDelete,
+    {
+      config: { access: access.menu(MENU, 'DELETE') },
+      schema: {
+        tags: ['posters'],
+        summary:
+          'Deletes 1..500 posters, all or nothing (an id with no poster is a 404 naming it, and ' +
+          'nothing is deleted); files go once no row uses them',
+        body: bulkIdsBody,
+        response: answers(bulkResponse),
+      },
+    },
+    async (request) => {
+      const { ids } = request.body;
+      const removed = await db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .deleteFrom('posters')
+          .where('id', 'in', ids)
+          .returning(['id', 'poster', 'videoThumb'])
+          .execute();
+        requireAll(ids, rows);
+        return rows;
+      });
+      await media.release(removed.flatMap((r) => [r.poster, r.videoThumb]));
+      return { message: MESSAGES.posterDeleted, result: { ids, count: ids.length } };
+    },
+  );
+};
+
+/** Throws a 404 naming the ids a bulk call asked for that had no row (its transaction rolls back). */
+function requireAll(ids: number[], found: Array<{ id: number }>) {
+  if (found.length === ids.length) return;
+  const have = new Set(found.map((r) => r.id));
+  const absent = ids.filter((id) => !have.has(id));
+  const message = `No poster with id ${absent.join(', ')}`;
+  throw new HttpError(404, message, { details: [{ path: 'ids', message }] });
+}
+
+export default posterRoutes;

@@ -1,0 +1,33 @@
+import '@mantine/dates/styles.css';
+import { DatePickerInput } from '@mantine/dates';
+import { Controller, useFormContext } from 'react-hook-form';
+
+/**
+ * A calendar date (YYYY-MM-DD) bound to the surrounding dialog's form; cleared, it holds '' (no
+ * date). Its own module, so only the screens with a date load the date picker.
+ */
+export function DateFormField(props: { name: string; label: string; description?: string }) {
+  const { control } = useFormContext();
+  return (
+    <Controller
+      control={control}
+      name={props.name}
+      render={({ field, fieldState }) => (
+        <DatePickerInput
+          label={props.label}
+          description={props.description ?? 'Leave empty for no date.'}
+          placeholder="Pick a date"
+          clearable
+          clearButtonProps={{ 'aria-label': 'Clear the date' }}
+          valueFormat="D MMM YYYY"
+          maw={280}
+          value={typeof field.value === 'string' && field.value ? field.value : null}
+          onChange={(v) => field.onChange(v ?? '')}
+          onBlur={field.onBlur}
+          error={fieldState.error?.message}
+          popoverProps={{ withinPortal: true }}
+        />
+      )}
+    />
+  );
+}

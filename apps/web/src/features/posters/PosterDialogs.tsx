@@ -1,0 +1,443 @@
+import { useId, useState } from 'react';
+import { NumberInput, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  DEF_NUM_MAX,
+  DEF_NUM_MIN,
+  SIDES,
+  dateBody,
+  defNumsBody,
+  positionBody,
+  posterCreateBody,
+  type Poster,
+  type Side,
+} from '@master-admin/contract';
+import { DateFormField } from '../../components/DateFormField';
+import { FormDialog } from '../../components/FormDialog';
+import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import type { RowAction } from '../../components/RowActions';
+import { StatusDialog } from '../../components/StatusDialog';
+import { confirmDelete } from '../../components/confirm';
+import { useGrants } from '../../lib/permissions';
+import { CategorySelect } from '../categories/CategorySelect';
+import { SpecialDaySelect } from '../special-days/SpecialDaySelect';
+import {
+  useChangePosterDate,
+  useChangePosterDefNums,
+  useChangePosterImage,
+  useChangePosterPosition,
+  useChangePosterStatus,
+  useChangePosterThumb,
+  useCreatePoster,
+  useDeletePoster,
+} from './api';
+
+const imageFile = z.instanceof(File, { error: 'Choose an image' });
+
+/** What a person reads for each side; the codes stay on the wire. */
+export const SIDE_LABELS: Record<Side, string> = { LEFT: 'Left', RIGHT: 'Right' };
+
+/** A poster as dialogs and messages name it. */
+export const posterName = (p: Pick<Poster, 'id'>) => `poster #${p.id}`;
+
+/**
+ * The create form: the contract's body, plus whom it is for, the category (the call's path), the
+ * app when it is for one, and the files.
+ */
+const createForm = posterCreateBody
+  .extend({
+    target: z.enum(['all', 'one']),
+    masterAppId: z.string(),
+    categoryId: z.string().min(1, { error: 'Choose a category' }),
+    file: imageFile,
+    thumbFile: imageFile.optional(),
+  })
+  .superRefine(
+    (v, ctx) => {
+      if (v.target === 'one' && !v.masterAppId) {
+        ctx.addIssue({ code: 'custom', path: ['masterAppId'], message: 'Choose a master app' });
+      }
+    },
+    // Also when other fields are wrong, so every missing choice is marked at once.
+    { when: () => true },
+  );
+
+const imageForm = z.object({ file: imageFile });
+const thumbForm = z.object({ thumbFile: imageFile });
+
+/** The three default numbers: which of the user's numbered images the poster shows. */
+function DefNumFields() {
+  const { control } = useFormContext<{
+    topDefNum?: unknown;
+    selfDefNum?: unknown;
+    bottomDefNum?: unknown;
+  }>();
+  const fields = [
+    ['topDefNum', 'Top number'],
+    ['selfDefNum', 'Self number'],
+    ['bottomDefNum', 'Bottom number'],
+  ] as const;
+  const labelId = useId();
+  return (
+    <Stack gap={4} role="group" aria-labelledby={labelId}>
+      <Text size="sm" fw={500} id={labelId}>
+        Default numbers
+      </Text>
+      <Text size="xs" c="dimmed">
+        Which of the user’s numbered images the poster shows: the top strip, the self photo and the
+        bottom strip ({DEF_NUM_MIN}–{DEF_NUM_MAX}).
+      </Text>
+      <SimpleGrid cols={3} spacing="sm">
+        {fields.map(([name, label]) => (
+          <Controller
+            key={name}
+            control={control}
+            name={name}
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label={label}
+                required
+                min={DEF_NUM_MIN}
+                max={DEF_NUM_MAX}
+                allowDecimal={false}
+                allowNegative={false}
+                value={typeof field.value === 'number' ? field.value : ''}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** The side of the poster on which the user's self photo is placed. */
+function PositionField() {
+  const { control } = useFormContext<{ position?: Side }>();
+  return (
+    <Controller
+      control={control}
+      name="position"
+      render={({ field, fieldState }) => (
+        <Radio.Group
+          label="Position"
+          description="The side of the poster on which the user’s own photo is placed."
+          required
+          value={field.value ?? null}
+          onChange={(v) => field.onChange(v)}
+          error={fieldState.error?.message}
+        >
+          <SimpleGrid cols={2} mt={6} maw={280}>
+            {SIDES.map((s) => (
+              <Radio key={s} value={s} label={SIDE_LABELS[s]} onBlur={field.onBlur} />
+            ))}
+          </SimpleGrid>
+        </Radio.Group>
+      )}
+    />
+  );
+}
+
+/** For every app (one poster per app) or for one, and then which. */
+function TargetFields() {
+  const { control } = useFormContext<{ target: 'all' | 'one' }>();
+  const target = useWatch({ control, name: 'target' });
+  return (
+    <>
+      <Controller
+        control={control}
+        name="target"
+        render={({ field }) => (
+          <Radio.Group
+            label="For"
+            description={
+              target === 'one'
+                ? 'Only the chosen master app gets this poster.'
+                : 'Every master app gets this poster (one row per app, sharing the image).'
+            }
+            value={field.value}
+            onChange={(v) => field.onChange(v)}
+          >
+            <SimpleGrid cols={2} mt={6} maw={280}>
+              <Radio value="all" label="All apps" />
+              <Radio value="one" label="One app" />
+            </SimpleGrid>
+          </Radio.Group>
+        )}
+      />
+      {target === 'one' && <MasterAppFormField />}
+    </>
+  );
+}
+
+/** The category (required) and special day (optional) of a new poster. */
+function CategoryFields() {
+  const { control } = useFormContext<{ categoryId: string; specialDayId: string }>();
+  return (
+    <>
+      <Controller
+        control={control}
+        name="categoryId"
+        render={({ field, fieldState }) => (
+          <CategorySelect
+            required
+            clearable={false}
+            placeholder="Choose a category"
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="specialDayId"
+        render={({ field, fieldState }) => (
+          <SpecialDaySelect
+            description="Optional: the day this poster celebrates."
+            placeholder="None"
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+    </>
+  );
+}
+
+/** "New poster": for every app or one, its category, images, date, side and default numbers. */
+export function CreatePosterDialog(props: {
+  opened: boolean;
+  onClose: () => void;
+  /** Choices the list is filtered by, to start from. */
+  initial: { masterAppId: string; categoryId: string; specialDayId: string };
+}) {
+  const create = useCreatePoster();
+  const [progress, setProgress] = useState<number>();
+  const close = () => {
+    setProgress(undefined);
+    props.onClose();
+  };
+  return (
+    <FormDialog
+      opened={props.opened}
+      onClose={close}
+      title="New poster"
+      long
+      schema={createForm}
+      defaultValues={{
+        target: 'all',
+        ...props.initial,
+        date: '',
+        position: 'LEFT',
+        topDefNum: 1,
+        selfDefNum: 1,
+        bottomDefNum: 1,
+      }}
+      submitLabel="Create"
+      onSubmit={(v) =>
+        create.mutateAsync({
+          categoryId: Number(v.categoryId),
+          masterAppId: v.target === 'one' ? Number(v.masterAppId) : undefined,
+          specialDayId: v.specialDayId,
+          date: v.date,
+          position: v.position,
+          topDefNum: v.topDefNum,
+          selfDefNum: v.selfDefNum,
+          bottomDefNum: v.bottomDefNum,
+          file: v.file,
+          thumbFile: v.thumbFile,
+          onProgress: setProgress,
+        })
+      }
+    >
+      {() => (
+        <>
+          <TargetFields />
+          <CategoryFields />
+          <ImageFormField name="file" label="Poster image" required progress={progress} />
+          <ImageFormField name="thumbFile" label="Thumbnail" progress={progress} />
+          <DateFormField name="date" label="Date" />
+          <PositionField />
+          <DefNumFields />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+export type PosterDialog = {
+  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status';
+  poster: Poster;
+} | null;
+
+/** The dialogs a poster's row opens: default numbers, date, side, image, thumbnail, status. */
+export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void }) {
+  const changeDefNums = useChangePosterDefNums();
+  const changeDate = useChangePosterDate();
+  const changePosition = useChangePosterPosition();
+  const changeImage = useChangePosterImage();
+  const changeThumb = useChangePosterThumb();
+  const changeStatus = useChangePosterStatus();
+  const [progress, setProgress] = useState<number>();
+  const { dialog } = props;
+  const poster = dialog?.poster;
+  const name = poster ? posterName(poster) : '';
+  const close = () => {
+    setProgress(undefined);
+    props.onClose();
+  };
+
+  return (
+    <>
+      <FormDialog
+        opened={dialog?.kind === 'defNums'}
+        onClose={close}
+        title={`Default numbers of ${name}`}
+        schema={defNumsBody}
+        defaultValues={{
+          topDefNum: poster?.topDefNum ?? 1,
+          selfDefNum: poster?.selfDefNum ?? 1,
+          bottomDefNum: poster?.bottomDefNum ?? 1,
+        }}
+        submitLabel="Save"
+        onSubmit={(v) => changeDefNums.mutateAsync({ id: poster!.id, ...v })}
+      >
+        {() => <DefNumFields />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'date'}
+        onClose={close}
+        title={`Date of ${name}`}
+        schema={dateBody}
+        defaultValues={{ date: poster?.date ?? '' }}
+        submitLabel="Save"
+        onSubmit={(v) => changeDate.mutateAsync({ id: poster!.id, date: v.date })}
+      >
+        {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'position'}
+        onClose={close}
+        title={`Position of ${name}`}
+        schema={positionBody}
+        defaultValues={{ position: poster?.position ?? 'LEFT' }}
+        submitLabel="Save"
+        onSubmit={(v) => changePosition.mutateAsync({ id: poster!.id, position: v.position })}
+      >
+        {() => <PositionField />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'image'}
+        onClose={close}
+        title={`Replace the image of ${name}`}
+        schema={imageForm}
+        defaultValues={{}}
+        submitLabel="Upload"
+        onSubmit={(v) =>
+          changeImage.mutateAsync({ id: poster!.id, file: v.file, onProgress: setProgress })
+        }
+      >
+        {() => (
+          <>
+            <Text size="sm" c="dimmed">
+              Only this row changes: the same poster in other apps keeps its image.
+            </Text>
+            <ImageFormField
+              name="file"
+              label="Poster image"
+              required
+              current={poster?.poster}
+              progress={progress}
+            />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'thumb'}
+        onClose={close}
+        title={`Thumbnail of ${name}`}
+        schema={thumbForm}
+        defaultValues={{}}
+        submitLabel="Upload"
+        onSubmit={(v) =>
+          changeThumb.mutateAsync({ id: poster!.id, file: v.thumbFile, onProgress: setProgress })
+        }
+      >
+        {() => (
+          <ImageFormField
+            name="thumbFile"
+            label="Thumbnail"
+            required
+            current={poster?.videoThumb}
+            progress={progress}
+          />
+        )}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={close}
+        subject={name}
+        current={poster?.status}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: poster!.id, status })}
+      />
+    </>
+  );
+}
+
+/** A poster's row actions, each shown only with the right to do it. */
+export function usePosterActions(open: (dialog: PosterDialog) => void) {
+  const remove = useDeletePoster();
+  const grants = useGrants('poster');
+  return (poster: Poster): RowAction[] => [
+    {
+      label: 'Change default numbers',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'defNums', poster }),
+    },
+    { label: 'Change date', allowed: grants.update, onClick: () => open({ kind: 'date', poster }) },
+    {
+      label: 'Change position',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'position', poster }),
+    },
+    {
+      label: 'Replace image',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'image', poster }),
+    },
+    {
+      label: poster.videoThumb ? 'Change thumbnail' : 'Add thumbnail',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'thumb', poster }),
+    },
+    {
+      label: 'Change status',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'status', poster }),
+    },
+    {
+      label: 'Delete',
+      danger: true,
+      allowed: grants.delete,
+      onClick: () =>
+        confirmDelete({
+          title: 'Delete this poster?',
+          message: `Poster #${poster.id} of ${poster.masterApp.name} (${poster.category.name}) will be deleted. The same poster in other apps stays.`,
+          onConfirm: () => remove.mutate(poster.id),
+        }),
+    },
+  ];
+}

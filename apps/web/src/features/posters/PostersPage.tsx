@@ -1,0 +1,270 @@
+import { useState } from 'react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import type { Poster } from '@master-admin/contract';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FilterSelect } from '../../components/FilterSelect';
+import { MasterAppSelect } from '../../components/MasterAppSelect';
+import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
+import { SearchInput } from '../../components/SearchInput';
+import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
+import { StatusDialog } from '../../components/StatusDialog';
+import { Thumbnail } from '../../components/Thumbnail';
+import { confirmDelete } from '../../components/confirm';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import { useGrants } from '../../lib/permissions';
+import { CategorySelect } from '../categories/CategorySelect';
+import { SpecialDaySelect, specialDayLabel } from '../special-days/SpecialDaySelect';
+import {
+  usePosterList,
+  useChangePosterStatus,
+  useChangePostersStatus,
+  useDeletePosters,
+} from './api';
+import {
+  CreatePosterDialog,
+  PosterDialogs,
+  SIDE_LABELS,
+  posterName,
+  usePosterActions,
+  type PosterDialog,
+} from './PosterDialogs';
+
+/** The list's poster images: tall enough to judge a design, in the poster's own shape. */
+const THUMB_HEIGHT = 80;
+/** Ten columns: below this width the table scrolls rather than cut its status badges short. */
+const TABLE_MIN_WIDTH = 1180;
+
+const count = (n: number) => `${formatNumber(n)} poster${n === 1 ? '' : 's'}`;
+
+/** The selection a bulk dialog acts on, kept while the dialog closes. */
+type Bulk = { opened: boolean; ids: number[]; done: () => void };
+
+export default function PostersPage() {
+  const list = usePosterList();
+  const changeStatus = useChangePosterStatus();
+  const changeManyStatus = useChangePostersStatus();
+  const removeMany = useDeletePosters();
+  const grants = useGrants('poster');
+  const [creating, setCreating] = useState(false);
+  const [dialog, setDialog] = useState<PosterDialog>(null);
+  const [bulkStatus, setBulkStatus] = useState<Bulk>({ opened: false, ids: [], done: () => {} });
+  const actions = usePosterActions(setDialog);
+  const { filters, setFilter } = list.params;
+
+  // A category or special day filter from the URL is named by the rows it filters.
+  const filteredCategory = list.rows.find((p) => String(p.categoryId) === filters.categoryId);
+  const filteredDay = list.rows.find((p) => String(p.specialDayId) === filters.specialDayId);
+
+  const columns: Column<Poster>[] = [
+    {
+      key: 'poster',
+      header: 'Poster',
+      card: 'title',
+      render: (p) => (
+        <Stack gap={2} align="flex-start">
+          <Thumbnail src={p.poster} alt={`Poster #${p.id}`} size={THUMB_HEIGHT} />
+          <Text size="xs" c="dimmed">
+            #{p.id}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'category', header: 'Category', render: (p) => p.category.name },
+    {
+      key: 'specialDay',
+      header: 'Special day',
+      render: (p) =>
+        p.specialDay ? (
+          <Text size="sm">{specialDayLabel(p.specialDay)}</Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        ),
+    },
+    { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
+    {
+      key: 'defNums',
+      header: 'Top / self / bottom',
+      render: (p) => (
+        <Text
+          size="sm"
+          style={{ whiteSpace: 'nowrap' }}
+          title={`Top ${p.topDefNum}, self ${p.selfDefNum}, bottom ${p.bottomDefNum}`}
+        >
+          {p.topDefNum} / {p.selfDefNum} / {p.bottomDefNum}
+        </Text>
+      ),
+    },
+    { key: 'position', header: 'Position', render: (p) => SIDE_LABELS[p.position] },
+    {
+      key: 'date',
+      header: 'Date',
+      sort: 'date',
+      render: (p) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={p.date ? undefined : 'dimmed'}>
+          {formatDate(p.date)}
+        </Text>
+      ),
+    },
+    {
+      key: 'downloads',
+      header: 'Downloads',
+      sort: 'downloadCount',
+      align: 'right',
+      render: (p) => formatNumber(p.downloadCount),
+    },
+    statusColumn({
+      subject: posterName,
+      sortable: true,
+      onChange: grants.update
+        ? (p, status) => changeStatus.mutate({ id: p.id, status })
+        : undefined,
+    }),
+    {
+      key: 'createdAt',
+      header: 'Created',
+      sort: 'createdAt',
+      render: (p) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(p.createdAt)}
+        </Text>
+      ),
+    },
+  ];
+
+  const mayBulk = grants.update || grants.delete;
+  const bulkActions = (selected: Poster[], clear: () => void) => {
+    const ids = selected.map((p) => p.id);
+    return (
+      <>
+        {grants.update && (
+          <Button
+            size="compact-sm"
+            onClick={() => setBulkStatus({ opened: true, ids, done: clear })}
+          >
+            Change status
+          </Button>
+        )}
+        {grants.delete && (
+          <Button
+            size="compact-sm"
+            color="red"
+            leftSection={<IconTrash size={14} />}
+            onClick={() =>
+              confirmDelete({
+                title: `Delete ${count(ids.length)}?`,
+                message: `The ${count(ids.length)} selected will be deleted, with their images unless other posters share them.`,
+                onConfirm: () => removeMany.mutate(ids, { onSuccess: clear }),
+              })
+            }
+          >
+            Delete
+          </Button>
+        )}
+      </>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Posters"
+        description="The posters each app offers, with the user’s images placed on them."
+        actions={
+          grants.create ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+              New poster
+            </Button>
+          ) : undefined
+        }
+      />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search posters"
+          placeholder="Search by category or special day"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <FilterSelect
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+        <CategorySelect
+          w={200}
+          value={filters.categoryId}
+          onChange={(v) => setFilter('categoryId', v)}
+          known={
+            filteredCategory && {
+              value: filters.categoryId,
+              label: filteredCategory.category.name,
+            }
+          }
+        />
+        <SpecialDaySelect
+          w={220}
+          value={filters.specialDayId}
+          onChange={(v) => setFilter('specialDayId', v)}
+          known={
+            filteredDay?.specialDay
+              ? { value: filters.specialDayId, label: specialDayLabel(filteredDay.specialDay) }
+              : undefined
+          }
+        />
+        <MasterAppSelect
+          w={200}
+          value={filters.masterAppId}
+          onChange={(v) => setFilter('masterAppId', v)}
+        />
+      </Group>
+      <DataTable
+        label="Posters"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(p) => p.id}
+        params={list.params}
+        query={list.query}
+        rowName={(p) => `Poster #${p.id}`}
+        minWidth={TABLE_MIN_WIDTH}
+        empty={{
+          title: 'No posters yet',
+          description:
+            'A poster is an image of a category (and perhaps a special day) on which the app places the user’s own photo and images.',
+          action: grants.create
+            ? { label: 'Add the first poster', onClick: () => setCreating(true) }
+            : undefined,
+        }}
+        bulkActions={mayBulk ? bulkActions : undefined}
+        actions={(p) => <RowActions label={`Poster #${p.id}`} actions={actions(p)} />}
+      />
+
+      <CreatePosterDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        initial={{
+          masterAppId: filters.masterAppId,
+          categoryId: filters.categoryId,
+          specialDayId: filters.specialDayId,
+        }}
+      />
+      <PosterDialogs dialog={dialog} onClose={() => setDialog(null)} />
+      <StatusDialog
+        opened={bulkStatus.opened}
+        onClose={() => setBulkStatus((b) => ({ ...b, opened: false }))}
+        subject={count(bulkStatus.ids.length)}
+        current={undefined}
+        onSubmit={(status) =>
+          changeManyStatus.mutateAsync(
+            { ids: bulkStatus.ids, status },
+            { onSuccess: bulkStatus.done },
+          )
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import {
+  PATHS,
+  POSTER_SORTS,
+  bulkResponse,
+  deleteResponse,
+  posterList,
+  posterMutation,
+  type Side,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const posterKeys = { all: ['posters'] as const };
+export const POSTER_FILTERS = ['status', 'categoryId', 'specialDayId', 'masterAppId'] as const;
+
+export function usePosterList() {
+  return useList({
+    queryKey: posterKeys.all,
+    path: PATHS.posterList,
+    schema: posterList,
+    filters: POSTER_FILTERS,
+    sorts: POSTER_SORTS,
+  });
+}
+
+type Progress = { onProgress?: (percent: number) => void };
+
+export type DefNums = { topDefNum: number; selfDefNum: number; bottomDefNum: number };
+
+export type PosterCreateValues = DefNums & {
+  categoryId: number;
+  /** One app; undefined for every app (one row per master app). */
+  masterAppId?: number | undefined;
+  specialDayId?: number | undefined;
+  /** YYYY-MM-DD, or undefined for none. */
+  date?: string | undefined;
+  position: Side;
+  file: File;
+  thumbFile?: File | undefined;
+};
+
+/**
+ * Creates a poster (multipart): for every app (`POST poster/{categoryId}`, answering the new ids)
+ * or for one (`POST poster/only-cat/{categoryId}` with `masterAppId`, answering the row).
+ */
+export function useCreatePoster() {
+  return useApiMutation({
+    mutationFn: ({
+      categoryId,
+      masterAppId,
+      onProgress,
+      ...fields
+    }: PosterCreateValues & Progress): Promise<{ message: string }> =>
+      masterAppId === undefined
+        ? api.upload('POST', PATHS.posterCreateAll(categoryId), bulkResponse, fields, onProgress)
+        : api.upload(
+            'POST',
+            PATHS.posterCreateOne(categoryId),
+            posterMutation,
+            { ...fields, masterAppId },
+            onProgress,
+          ),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useChangePosterDefNums() {
+  return useApiMutation({
+    mutationFn: ({ id, ...nums }: DefNums & { id: number }) =>
+      api.patch(PATHS.posterDefNums(id), posterMutation, nums),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useChangePosterDate() {
+  return useApiMutation({
+    // No date is sent as '' (form bodies carry no null): the server clears it.
+    mutationFn: ({ id, date }: { id: number; date: string | null }) =>
+      api.patch(PATHS.posterDate(id), posterMutation, { date: date ?? '' }),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useChangePosterPosition() {
+  return useApiMutation({
+    mutationFn: ({ id, position }: { id: number; position: Side }) =>
+      api.put(PATHS.posterPosition(id), posterMutation, { position }),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useChangePosterStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.posterStatus(id), posterMutation, { status }),
+    invalidates: [posterKeys.all],
+  });
+}
+
+/** Replaces this row's image (the other apps' rows keep theirs). */
+export function useChangePosterImage() {
+  return useApiMutation({
+    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
+      api.upload('PUT', PATHS.posterFile(id), posterMutation, { file }, onProgress),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useChangePosterThumb() {
+  return useApiMutation({
+    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
+      api.upload('PUT', PATHS.posterThumb(id), posterMutation, { thumbFile: file }, onProgress),
+    invalidates: [posterKeys.all],
+  });
+}
+
+export function useDeletePoster() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.posterRemove(id), deleteResponse),
+    invalidates: [posterKeys.all],
+  });
+}
+
+/** Sets the status of the given posters, all or none (a JSON body: `ids` is a list). */
+export function useChangePostersStatus() {
+  return useApiMutation({
+    mutationFn: (body: { ids: number[]; status: Status }) =>
+      api.json('PUT', PATHS.posterBulkStatus, bulkResponse, body),
+    invalidates: [posterKeys.all],
+  });
+}
+
+/** Deletes the given posters, all or none. */
+export function useDeletePosters() {
+  return useApiMutation({
+    mutationFn: (ids: number[]) =>
+      api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids }),
+    invalidates: [posterKeys.all],
+  });
+}
