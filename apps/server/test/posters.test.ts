@@ -493,6 +493,34 @@ describe('who may', () => {
     expect(remove.statusCode).toBe(403);
   });
 
+  it('staff who may add posters can pick categories and special days without those menus', async () => {
+    const poster = await s.staff({ poster: ['VIEW', 'CREATE'] });
+    const get = (url: string, token?: string) => s.api({ method: 'GET', url, token });
+    const categories = await get('/category/options', poster.token);
+    expect(categories.statusCode, categories.body).toBe(200);
+    const names = categories.json<{ result: Array<{ name: string }> }>().result.map((c) => c.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    expect(names).toEqual(expect.arrayContaining(['Diwali Wishes', 'Morning Quotes']));
+    expect(categories.json().result[0]).toEqual({
+      id: expect.any(Number),
+      name: expect.any(String),
+      status: expect.any(String),
+    });
+    const morning = await get('/category/options?keyword=morn', poster.token);
+    expect(morning.json()).toEqual({
+      result: [{ id: otherCategoryId, name: 'Morning Quotes', status: 'ACTIVE' }],
+      total: 1,
+    });
+    const days = await get('/special-day/options?keyword=holi', poster.token);
+    expect(days.statusCode, days.body).toBe(200);
+    expect(days.json().result).toEqual([
+      { id: dayId, name: 'Holi Festival', day: 14, month: 3, status: 'ACTIVE' },
+    ]);
+    expect((await get('/category/list', poster.token)).statusCode).toBe(403);
+    expect((await get('/category/options')).statusCode).toBe(401);
+    expect((await get('/special-day/options?limit=5', poster.token)).statusCode).toBe(400);
+  });
+
   it('a category with posters cannot be deleted', async () => {
     await forOneApp();
     const res = await admin({ method: 'DELETE', url: `/category/remove/${categoryId}` });

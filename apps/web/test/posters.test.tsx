@@ -53,10 +53,10 @@ function withChoices() {
         ],
       }),
     ),
-    http.get(api('/category/list'), () =>
+    http.get(api('/category/options'), () =>
       HttpResponse.json({ result: [category(3, 'Festivals'), category(6, 'Quotes')], total: 2 }),
     ),
-    http.get(api('/special-day/list'), () =>
+    http.get(api('/special-day/options'), () =>
       HttpResponse.json({
         result: [
           {

@@ -27,3 +27,7 @@ export type CategoryListQuery = z.input<typeof categoryListQuery>;
 
 export const categoryList = listResponse(category);
 export const categoryMutation = mutationResponse(category);
+
+/** The choices of a category picker (`optionsQuery`): the first 100 by name. */
+export const categoryOption = category.pick({ id: true, name: true, status: true });
+export const categoryOptions = listResponse(categoryOption);

@@ -28,6 +28,15 @@ export function sortParam<const T extends readonly [string, ...string[]]>(fields
   });
 }
 
+/**
+ * The query of a picker's choices (`category/options`, `special-day/options`): the first
+ * OPTIONS_LIMIT rows by name that match `keyword`, open to every signed-in account so that areas
+ * which point at those rows can fill their forms and filters.
+ */
+export const OPTIONS_LIMIT = 100;
+export const optionsQuery = z.strictObject({ keyword: optionalText(100) });
+export type OptionsQuery = z.input<typeof optionsQuery>;
+
 /** `{ result, total }`: one page of rows and the count of every row matching the filters. */
 export function listResponse<T extends z.ZodType>(row: T) {
   return z.object({ result: z.array(row), total: z.number().int().min(0) });

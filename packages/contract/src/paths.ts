@@ -39,12 +39,14 @@ export const PATHS = {
 
   categoryCreate: '/category',
   categoryList: '/category/list',
+  categoryOptions: '/category/options',
   category: (id: number | string) => `/category/${id}`,
   categoryStatus: (id: number | string) => `/category/status/${id}`,
   categoryRemove: (id: number | string) => `/category/remove/${id}`,
 
   specialDayCreate: '/special-day',
   specialDayList: '/special-day/list',
+  specialDayOptions: '/special-day/options',
   specialDay: (id: number | string) => `/special-day/${id}`,
   specialDayStatus: (id: number | string) => `/special-day/status/${id}`,
   specialDayYear: (year: number | string) => `/special-day/year/${year}`,

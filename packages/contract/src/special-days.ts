@@ -120,3 +120,13 @@ export const specialDayYearParams = z.strictObject({
 
 export const specialDayList = listResponse(specialDay);
 export const specialDayMutation = mutationResponse(specialDay);
+
+/** The choices of a special-day picker (`optionsQuery`): the first 100 by name. */
+export const specialDayOption = specialDay.pick({
+  id: true,
+  name: true,
+  day: true,
+  month: true,
+  status: true,
+});
+export const specialDayOptions = listResponse(specialDayOption);

@@ -2,6 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
+  OPTIONS_LIMIT,
+  optionsQuery,
+  categoryOptions,
   PATHS,
   categoryBody,
   categoryList,
@@ -72,6 +75,34 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
           .executeTakeFirstOrThrow(),
       );
       return { message: MESSAGES.categoryCreated, result: row };
+    },
+  );
+
+  app.get(
+    PATHS.categoryOptions,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['categories'],
+        summary: 'The first 100 categories by name matching `keyword`: a picker’s choices',
+        description:
+          'Open to every signed-in account, since other areas (posters) point at categories; ' +
+          'the list itself needs its menu. `total` counts every match.',
+        querystring: optionsQuery,
+        response: answers(categoryOptions),
+      },
+    },
+    async (request) => {
+      const page = await lists.page(CATEGORIES_LIST, {
+        limit: OPTIONS_LIMIT,
+        offset: 0,
+        keyword: request.query.keyword,
+        sort: 'name',
+      });
+      return {
+        result: page.result.map((r) => ({ id: r.id, name: r.name, status: r.status })),
+        total: page.total,
+      };
     },
   );
 

@@ -2,6 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
+  OPTIONS_LIMIT,
+  optionsQuery,
+  specialDayOptions,
   PATHS,
   bulkResponse,
   idParams,
@@ -86,6 +89,40 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       return { message: MESSAGES.specialDayCreated, result: row };
+    },
+  );
+
+  app.get(
+    PATHS.specialDayOptions,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['special days'],
+        summary: 'The first 100 special days by name matching `keyword`: a picker’s choices',
+        description:
+          'Open to every signed-in account, since other areas (posters) point at special days; ' +
+          'the list itself needs its menu. `total` counts every match.',
+        querystring: optionsQuery,
+        response: answers(specialDayOptions),
+      },
+    },
+    async (request) => {
+      const page = await lists.page(SPECIAL_DAYS_LIST, {
+        limit: OPTIONS_LIMIT,
+        offset: 0,
+        keyword: request.query.keyword,
+        sort: 'name',
+      });
+      return {
+        result: page.result.map((r) => ({
+          id: r.id,
+          name: r.name,
+          day: r.day,
+          month: r.month,
+          status: r.status,
+        })),
+        total: page.total,
+      };
     },
   );
 

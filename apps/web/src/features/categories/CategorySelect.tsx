@@ -1,4 +1,4 @@
-import { MAX_LIMIT, PATHS, categoryList } from '@master-admin/contract';
+import { PATHS, categoryOptions } from '@master-admin/contract';
 import {
   SearchSelect,
   type OptionPage,
@@ -11,11 +11,8 @@ import { categoryKeys } from './api';
 
 /** Categories by name, a page at a time; one that is not active says so. */
 async function loadCategories(keyword: string): Promise<OptionPage> {
-  const page = await api.get(PATHS.categoryList, categoryList, {
-    limit: MAX_LIMIT,
-    keyword,
-    sort: 'name',
-  });
+  // The picker's own call, open to anyone signed in (the category list needs its menu).
+  const page = await api.get(PATHS.categoryOptions, categoryOptions, { keyword });
   return {
     options: page.result.map((c) => ({
       value: String(c.id),

@@ -1,4 +1,4 @@
-import { MAX_LIMIT, PATHS, specialDayList } from '@master-admin/contract';
+import { PATHS, specialDayOptions } from '@master-admin/contract';
 import {
   SearchSelect,
   type OptionPage,
@@ -15,9 +15,10 @@ export function specialDayLabel(d: { name: string; day: number; month: number })
   return `${d.name} (${formatDayMonth(d)})`;
 }
 
-/** Special days in calendar order, a page at a time; one that is not active says so. */
+/** Special days by name, a page at a time; one that is not active says so. */
 async function loadSpecialDays(keyword: string): Promise<OptionPage> {
-  const page = await api.get(PATHS.specialDayList, specialDayList, { limit: MAX_LIMIT, keyword });
+  // The picker's own call, open to anyone signed in (the special-day list needs its menu).
+  const page = await api.get(PATHS.specialDayOptions, specialDayOptions, { keyword });
   return {
     options: page.result.map((d) => ({
       value: String(d.id),
