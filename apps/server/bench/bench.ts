@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { API_BASE } from '@master-admin/contract';
 import { randomSource } from '../src/seed/bench.ts';
 import { createPgDatabase } from '../test/harness.ts';
-import { CASES, type BenchCase } from './cases.ts';
+import { CASES, type BenchCase, type BenchContext } from './cases.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -112,7 +112,7 @@ async function probe(url: string, init: RequestInit, gapMs: number, until: Promi
 async function drive(
   base: string,
   bench: BenchCase,
-  ctx: { apps: number[]; rows: number },
+  ctx: BenchContext,
   token?: string,
   seconds = SECONDS,
 ) {
@@ -145,8 +145,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   };
   const children: ChildProcess[] = [];
   try {
-    log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} banners with the CLI's bulk loader…`);
-    await runCli(['seed-bench', '--area', 'banners', '--rows', String(ROWS)], env);
+    for (const area of ['banners', 'posters']) {
+      log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
+      await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
+    }
 
     const server = await startProcess(
       'src/main.ts',
@@ -183,7 +185,20 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       })
     ).json()) as { result: Array<{ id: number; name: string }> };
     const apps = options.result.filter((a) => a.name.startsWith('Bench App')).map((a) => a.id);
-    const ctx = { apps, rows: ROWS };
+    const optionIds = async (route: string) =>
+      (
+        (await (
+          await fetch(`${serverUrl}${API_BASE}${route}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as { result: Array<{ id: number }> }
+      ).result.map((r) => r.id);
+    const ctx: BenchContext = {
+      apps,
+      categories: await optionIds('/category/options'),
+      days: await optionIds('/special-day/options'),
+      rows: ROWS,
+    };
 
     const rows: Row[] = [];
     for (const bench of selected) {

@@ -4,18 +4,28 @@
  * same statements the server runs for it, which the floor runs bare.
  */
 import type { z } from 'zod';
-import { API_BASE, STATUSES, bannerListQuery, masterAppListQuery } from '@master-admin/contract';
+import {
+  API_BASE,
+  STATUSES,
+  bannerListQuery,
+  masterAppListQuery,
+  posterListQuery,
+} from '@master-admin/contract';
 import type { ListSpec } from '../src/db/lists.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
 import { MASTER_APPS_LIST } from '../src/features/master-apps/routes.ts';
+import { POSTERS_LIST } from '../src/features/posters/routes.ts';
 import { BENCH_WORDS, type RandomSource } from '../src/seed/bench.ts';
 
 export type Target = { p99Ms: { sqlite?: number; postgres?: number } };
 
+/** What a case draws its filter values from: the bench's apps, categories and special days. */
+export type BenchContext = { apps: number[]; categories: number[]; days: number[]; rows: number };
+
 export interface BenchCase {
   name: string;
   /** The request path (with its query), drawn anew for every request. */
-  path(rng: RandomSource, ctx: { apps: number[]; rows: number }): string;
+  path(rng: RandomSource, ctx: BenchContext): string;
   /** The p99 latency the case must stay under at concurrency 50, per database. */
   target: Target;
 }
@@ -38,10 +48,16 @@ export const FLOOR_LISTS: FloorList[] = [
     spec: MASTER_APPS_LIST,
     query: masterAppListQuery,
   },
+  {
+    route: `${API_BASE}/poster/list`,
+    spec: POSTERS_LIST,
+    query: posterListQuery,
+  },
 ];
 
 const banners = `${API_BASE}/banner/list?limit=10`;
 const FILTERED = { sqlite: 20, postgres: 100 };
+const posters = `${API_BASE}/poster/list?limit=20`;
 
 export const CASES: BenchCase[] = [
   { name: 'banners: first page', path: () => banners, target: { p99Ms: FILTERED } },
@@ -70,6 +86,44 @@ export const CASES: BenchCase[] = [
   {
     name: 'master apps (5 rows)',
     path: () => `${API_BASE}/master-app/list`,
+    target: { p99Ms: FILTERED },
+  },
+  { name: 'posters: first page', path: () => posters, target: { p99Ms: FILTERED } },
+  {
+    name: 'posters: status',
+    path: (rng) => `${posters}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'posters: app + status',
+    path: (rng, { apps }) =>
+      `${posters}&masterAppId=${rng.pick(apps)}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'posters: category',
+    path: (rng, { categories }) => `${posters}&categoryId=${rng.pick(categories)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'posters: special day + app',
+    path: (rng, { days, apps }) =>
+      `${posters}&specialDayId=${rng.pick(days)}&masterAppId=${rng.pick(apps)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'posters: keyword (category or day, ~1.6 %)',
+    path: (rng) => `${posters}&keyword=${rng.pick(BENCH_WORDS)}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+  },
+  {
+    name: 'posters: sort by downloads',
+    path: (rng) => `${posters}&sort=${rng.int(2) ? '-' : ''}downloadCount`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'posters: sort by date',
+    path: (rng) => `${posters}&sort=${rng.int(2) ? '-' : ''}date`,
     target: { p99Ms: FILTERED },
   },
 ];

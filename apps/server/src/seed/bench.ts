@@ -238,6 +238,60 @@ export interface BenchArea {
   seed(handle: DatabaseHandle, rows: number, progress: (done: number) => void): Promise<void>;
 }
 
+/** Rows `table` holds whose `name` is one of `names`, created when missing; their ids by name. */
+async function namedRows(
+  handle: DatabaseHandle,
+  table: 'categories' | 'specialDays',
+  names: readonly string[],
+  values: (name: string, i: number) => Record<string, unknown>,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [i, name] of names.entries()) {
+    const found = await handle.db
+      .selectFrom(table)
+      .select('id')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (found) {
+      ids.push(found.id);
+      continue;
+    }
+    const at = new Date().toISOString();
+    const row = await handle.db
+      .insertInto(table)
+      .values({ name, status: 'ACTIVE', createdAt: at, updatedAt: at, ...values(name, i) } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** The account bench rows are uploaded by: the first back-office account, or a new one. */
+async function benchUploader(handle: DatabaseHandle): Promise<number> {
+  const found = await handle.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('role', '!=', 'USER')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (found) return found.id;
+  const at = new Date().toISOString();
+  const row = await handle.db
+    .insertInto('accounts')
+    .values({
+      role: 'STAFF',
+      name: 'Bench Uploader',
+      email: 'bench-uploader@example.com',
+      status: 'ACTIVE',
+      createdAt: at,
+      updatedAt: at,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export const BENCH_AREAS: Record<string, BenchArea> = {
   banners: {
     description: `banners over ${BENCH_APPS} master apps; each link names one of ${BENCH_WORDS.length} words`,
@@ -284,6 +338,77 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
         'list_counts',
         ...(handle.sqlite ? [] : ['banners_search']),
       ]);
+    },
+  },
+  posters: {
+    description:
+      `posters over ${BENCH_APPS} master apps, ${BENCH_WORDS.length} categories and ` +
+      `${BENCH_WORDS.length} special days named after the bench words (60 % have one)`,
+    async seed(handle, rows, progress) {
+      const apps = await benchApps(handle);
+      const categories = await namedRows(
+        handle,
+        'categories',
+        BENCH_WORDS.map((w) => `${w} posters`),
+        () => ({ downloadCount: 0 }),
+      );
+      const days = await namedRows(
+        handle,
+        'specialDays',
+        BENCH_WORDS.map((w) => `${w} day`),
+        (_, i) => ({
+          month: (i % 12) + 1,
+          day: (i % 28) + 1,
+        }),
+      );
+      const uploader = await benchUploader(handle);
+      const rng = randomSource();
+      const at = timeline(rows);
+      await bulkInsert(
+        handle,
+        'posters',
+        [
+          { name: 'master_app_id', pgType: 'int' },
+          { name: 'category_id', pgType: 'int' },
+          { name: 'special_day_id', pgType: 'int' },
+          { name: 'account_id', pgType: 'int' },
+          { name: 'top_def_num', pgType: 'int' },
+          { name: 'self_def_num', pgType: 'int' },
+          { name: 'bottom_def_num', pgType: 'int' },
+          { name: 'poster', pgType: 'text' },
+          { name: 'date', pgType: 'date' },
+          { name: 'download_count', pgType: 'int' },
+          { name: 'status', pgType: 'text' },
+          { name: 'position', pgType: 'text' },
+          { name: 'created_at', pgType: 'timestamptz' },
+          { name: 'updated_at', pgType: 'timestamptz' },
+        ],
+        rows,
+        (i) => [
+          rng.pick(apps),
+          rng.pick(categories),
+          rng.int(10) < 6 ? rng.pick(days) : null,
+          uploader,
+          1 + rng.int(20),
+          1 + rng.int(20),
+          1 + rng.int(20),
+          fakeKey('posters'),
+          rng.int(10) < 8 ? at(i).slice(0, 10) : null,
+          rng.int(5000),
+          rng.weighted([
+            ['ACTIVE', 70],
+            ['DEACTIVE', 15],
+            ['PENDING', 10],
+            ['SUSPENDED', 4],
+            ['DELETED', 1],
+          ]),
+          rng.int(2) === 0 ? 'LEFT' : 'RIGHT',
+          at(i),
+          at(i),
+        ],
+        progress,
+      );
+      await analyze(handle, ['posters', 'list_counts']);
     },
   },
 };
