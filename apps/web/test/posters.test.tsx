@@ -129,7 +129,7 @@ describe('posters', () => {
     expect(within(row).getByText('Festivals')).toBeInTheDocument();
     expect(within(row).getByText('Diwali (12 Nov)')).toBeInTheDocument();
     expect(within(row).getByText('1 / 2 / 3')).toBeInTheDocument();
-    expect(within(row).getByText('Left')).toBeInTheDocument();
+    expect(within(row).getByText('Self photo left')).toBeInTheDocument();
     expect(within(row).getByText('12 Nov 2026')).toBeInTheDocument();
     expect(within(row).getByText('1,234')).toBeInTheDocument();
     expect(seen[0]).toBe('?limit=20&offset=0&status=ACTIVE');

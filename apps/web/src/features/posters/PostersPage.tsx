@@ -33,8 +33,8 @@ import {
 
 /** The list's poster images: tall enough to judge a design, in the poster's own shape. */
 const THUMB_HEIGHT = 80;
-/** Ten columns: below this width the table scrolls rather than cut its status badges short. */
-const TABLE_MIN_WIDTH = 1180;
+/** Nine columns: below this width the table scrolls rather than cut its status badges short. */
+const TABLE_MIN_WIDTH = 1060;
 
 const count = (n: number) => `${formatNumber(n)} poster${n === 1 ? '' : 's'}`;
 
@@ -87,18 +87,22 @@ export default function PostersPage() {
     { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
     {
       key: 'defNums',
-      header: 'Top / self / bottom',
+      header: 'Numbers & side',
       render: (p) => (
-        <Text
-          size="sm"
-          style={{ whiteSpace: 'nowrap' }}
-          title={`Top ${p.topDefNum}, self ${p.selfDefNum}, bottom ${p.bottomDefNum}`}
-        >
-          {p.topDefNum} / {p.selfDefNum} / {p.bottomDefNum}
-        </Text>
+        <Stack gap={0}>
+          <Text
+            size="sm"
+            style={{ whiteSpace: 'nowrap' }}
+            title={`Top ${p.topDefNum}, self ${p.selfDefNum}, bottom ${p.bottomDefNum}`}
+          >
+            {p.topDefNum} / {p.selfDefNum} / {p.bottomDefNum}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            Self photo {SIDE_LABELS[p.position].toLowerCase()}
+          </Text>
+        </Stack>
       ),
     },
-    { key: 'position', header: 'Position', render: (p) => SIDE_LABELS[p.position] },
     {
       key: 'date',
       header: 'Date',
@@ -128,8 +132,8 @@ export default function PostersPage() {
       header: 'Created',
       sort: 'createdAt',
       render: (p) => (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(p.createdAt)}
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(p.createdAt)}>
+          {formatDate(p.createdAt)}
         </Text>
       ),
     },
