@@ -81,7 +81,7 @@ test('upload a poster for every app, filter by app, change status in bulk, delet
   const rowA = posterTable(page).getByRole('row').filter({ hasText: appA.name });
   await expect(rowA).toContainText(categoryName);
   await expect(rowA).toContainText('2 / 1 / 1');
-  await expect(rowA).toContainText('Right');
+  await expect(rowA).toContainText('Self photo right');
   await expect(posterTable(page).getByRole('row').filter({ hasText: appB.name })).toBeVisible();
   const thumb = rowA.getByRole('img', { name: `Poster #${idA}` });
   await expect(thumb).toHaveAttribute(
