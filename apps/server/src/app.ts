@@ -17,6 +17,7 @@ import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { mediaOrigins } from './media/store.ts';
 import { documentBody, registerUploads } from './media/uploads.ts';
 import { prepareUploadTemp, startMediaSweeps } from './media/housekeeping.ts';
 import healthRoutes from './features/health/routes.ts';
@@ -33,6 +34,7 @@ import contactUsRoutes from './features/contact-us/routes.ts';
 import settingsRoutes from './features/settings/routes.ts';
 import notificationRoutes from './features/notifications/routes.ts';
 import posterRoutes from './features/posters/routes.ts';
+import videoRoutes, { videoEmbedRoutes } from './features/videos/routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -71,7 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   registerSecurityHeaders(app, {
-    imageOrigins: config.media.store === 's3' ? [new URL(config.media.publicUrl).origin] : [],
+    mediaOrigins: mediaOrigins(config),
     hsts: config.env === 'production',
   });
 
@@ -85,7 +87,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
-  const fileLimits = { image: config.uploads.maxImageBytes };
+  const fileLimits = {
+    image: config.uploads.maxImageBytes,
+    video: config.uploads.maxVideoBytes,
+  };
   await app.register(multipart, {
     limits: {
       fields: 50,
@@ -135,7 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
-      return { schema: documentBody(schema, input.route.config?.uploads), url };
+      return { schema: documentBody(schema, input.route.config?.uploads, fileLimits), url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -158,11 +163,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(settingsRoutes);
       await api.register(notificationRoutes);
       await api.register(posterRoutes);
+      await api.register(videoRoutes);
     },
     { prefix: API_BASE },
   );
 
   if (config.media.store === 'local') await registerMedia(app, config.media.dir);
+  await app.register(videoEmbedRoutes);
   await registerWebApp(app, config.web.serve ? config.web.dist : undefined);
 
   // Shutting down waits for open connections. One idle at that moment is closed at once, but a

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { ADMIN, startServer } from './harness.ts';
 import { images } from './images.ts';
+import { videos } from './video-files.ts';
 import { edges, matches, valid, type JsonSchema } from './openapi-values.ts';
 
 const s = await startServer();
@@ -33,6 +34,10 @@ const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
 
 let adminId: number;
 let png: Buffer;
+const mp4 = videos.mp4();
+/** A file of the kind the field's description says it takes. */
+const fileFor = (field: JsonSchema & { description?: string }) =>
+  field.description?.startsWith('A video') ? mp4 : png;
 beforeAll(async () => {
   adminId = (
     await s.ctx.db
@@ -117,7 +122,7 @@ function baseRequest(op: Operation): Request {
 function bodyFor(schema: JsonSchema, type: string, fields?: Record<string, unknown>) {
   const body = valid(schema, fields) as Record<string, unknown>;
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-    if (sub.format === 'binary' && (schema.required ?? []).includes(key)) body[key] = png;
+    if (sub.format === 'binary' && (schema.required ?? []).includes(key)) body[key] = fileFor(sub);
   }
   return type === 'multipart/form-data'
     ? body
@@ -142,7 +147,7 @@ describe('every request the document allows is accepted', () => {
         await tryRequest(`${type} minimal`, { ...base, body: bodyFor(schema, type), type });
         for (const [name, sub] of Object.entries(schema.properties ?? {})) {
           if (sub.format === 'binary') {
-            const body = { ...bodyFor(schema, type), [name]: png };
+            const body = { ...bodyFor(schema, type), [name]: fileFor(sub) };
             await tryRequest(`${type} with file ${name}`, { ...base, body, type });
             continue;
           }

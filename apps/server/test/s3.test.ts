@@ -7,12 +7,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import {
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
 import { sweepMedia } from '../src/media/housekeeping.ts';
 import { images } from './images.ts';
+import { videos } from './video-files.ts';
+import { PART_BYTES } from '../src/media/store.ts';
 
 const BUCKET = 'media-test';
 const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
@@ -232,6 +240,97 @@ describe('settings and notifications with MEDIA_STORE=s3', () => {
       token: s.adminToken,
     });
     expect(await head(noteLogo)).toBe(404);
+  });
+});
+
+describe('videos with MEDIA_STORE=s3', () => {
+  const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  async function createVideo(data: Buffer) {
+    const body = await multipart(
+      {
+        position: 'LEFT',
+        topDefNum: '1',
+        selfDefNum: '1',
+        bottomDefNum: '1',
+        masterAppId: `${appId}`,
+      },
+      { file: { name: 'clip.mp4', data, type: 'video/mp4' } },
+    );
+    const res = await s.api({ method: 'POST', url: '/video', token: s.adminToken, ...body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().result as {
+      id: number;
+      videoUrl: string;
+      iframeLink: string;
+      library_id: string;
+    };
+  }
+
+  it('streams the file to the bucket in parts, plays it from there, and removes it with its last row', async () => {
+    // Larger than one part, so the multipart upload has two.
+    const data = videos.mp4(PART_BYTES + 150_000);
+    const hash = sha256(data);
+    const send = vi.spyOn(S3Client.prototype, 'send');
+    let first;
+    let sent: string[];
+    try {
+      first = await createVideo(data);
+      sent = send.mock.calls.map(([command]) => command.constructor.name);
+    } finally {
+      send.mockRestore();
+    }
+    // A multipart upload of two parts, never the whole file in one request.
+    expect(sent).toEqual([
+      'CreateMultipartUploadCommand',
+      'UploadPartCommand',
+      'UploadPartCommand',
+      'CompleteMultipartUploadCommand',
+    ]);
+    const second = await createVideo(data);
+    expect(first.library_id).toBe('s3');
+    expect(first.videoUrl).toBe(`${endpoint}/${BUCKET}/videos/${hash.slice(0, 2)}/${hash}.mp4`);
+    expect(second.videoUrl).toBe(first.videoUrl);
+    const key = keyOf(first.videoUrl);
+    expect(await objects()).toContain(key);
+    const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    expect(head.ContentLength).toBe(data.length);
+    expect(head.ContentType).toBe('video/mp4');
+    const file = await fetch(first.videoUrl);
+    expect(file.status).toBe(200);
+    expect(sha256(Buffer.from(await file.arrayBuffer()))).toBe(hash);
+
+    // The embed page plays it from the bucket, which its policy allows.
+    const page = await s.app.inject({ method: 'GET', url: first.iframeLink });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`src="${first.videoUrl}"`);
+    expect(page.headers['content-security-policy']).toContain(`media-src 'self' ${endpoint};`);
+    const api = await s.api({ method: 'GET', url: '/health' });
+    expect(api.headers['content-security-policy']).toContain(`media-src 'self' blob: ${endpoint};`);
+
+    const remove = (id: number) =>
+      s.api({ method: 'DELETE', url: `/video/remove/${id}`, token: s.adminToken });
+    expect((await remove(first.id)).statusCode).toBe(200);
+    expect(await objects()).toContain(key);
+    expect((await remove(second.id)).statusCode).toBe(200);
+    expect(await objects()).not.toContain(key);
+    expect((await s.app.inject({ method: 'GET', url: first.iframeLink })).statusCode).toBe(404);
+  });
+
+  it('stores no object for a refused video', async () => {
+    const before = await objects();
+    const body = await multipart(
+      {
+        position: 'LEFT',
+        topDefNum: '1',
+        selfDefNum: '1',
+        bottomDefNum: '1',
+        masterAppId: `${appId}`,
+      },
+      { file: { name: 'clip.mp4', data: await images.png(), type: 'video/mp4' } },
+    );
+    const res = await s.api({ method: 'POST', url: '/video', token: s.adminToken, ...body });
+    expect(res.statusCode).toBe(415);
+    expect(await objects()).toEqual(before);
   });
 });
 

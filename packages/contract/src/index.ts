@@ -16,3 +16,4 @@ export * from './contact-us.ts';
 export * from './settings.ts';
 export * from './notifications.ts';
 export * from './posters.ts';
+export * from './videos.ts';

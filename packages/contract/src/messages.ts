@@ -84,6 +84,11 @@ export const MESSAGES = {
   posterNotFound: 'Poster not found',
   noMasterApps: 'There is no master app yet: create one first',
 
+  // Videos (their changes answer the posters' messages: defNumsUpdated, dateUpdated …)
+  videoCreated: 'Video Created Successfully',
+  videoDeleted: 'Video deleted successfully',
+  videoNotFound: 'Video not found',
+
   // Settings
   logoCreated: 'Logo Created Successfully',
   logoUpdated: 'Logo Updated Successfully',

@@ -64,6 +64,16 @@ export const PATHS = {
   posterRemove: (id: number | string) => `/poster/remove/${id}`,
   posterBulkDelete: '/poster/bulkDelete',
 
+  videoCreate: '/video',
+  videoList: '/video/list',
+  videoDefNums: (id: number | string) => `/video/def-num-update/${id}`,
+  videoDate: (id: number | string) => `/video/date-update/${id}`,
+  videoPosition: (id: number | string) => `/video/position/${id}`,
+  videoStatus: (id: number | string) => `/video/status/${id}`,
+  videoBulkStatus: '/video/bulk-status',
+  videoRemove: (id: number | string) => `/video/remove/${id}`,
+  videoRemoveMany: '/video/remove-all-app',
+
   settingsCreate: (masterAppId: number | string) => `/settings/${masterAppId}`,
   settingsList: '/settings/admin',
   settingsUpdate: (id: number | string) => `/settings/update/${id}`,

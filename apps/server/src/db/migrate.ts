@@ -8,6 +8,7 @@ import { loginThrottle } from './migrations/0004-login-throttle.ts';
 import { authChanges } from './migrations/0005-auth-changes.ts';
 import { sorts } from './migrations/0006-sorts.ts';
 import { posters } from './migrations/0007-posters.ts';
+import { videos } from './migrations/0008-videos.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -19,6 +20,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0005-auth-changes': authChanges(d),
     '0006-sorts': sorts(),
     '0007-posters': posters(d),
+    '0008-videos': videos(d),
   };
 }
 

@@ -129,6 +129,24 @@ export interface PosterTable {
   updatedAt: Timestamp;
 }
 
+export interface VideoTable {
+  id: Generated<number>;
+  masterAppId: number;
+  /** The uploader. */
+  accountId: number;
+  /** Media key of the stored file (`videos/<hash[0..2]>/<hash>.<mp4|webm|mov>`). */
+  video: string;
+  topDefNum: number;
+  selfDefNum: number;
+  bottomDefNum: number;
+  position: Side;
+  date: string | null;
+  downloadCount: ColumnType<number, number | undefined, number>;
+  status: Status;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface BannerTable {
   id: Generated<number>;
   masterAppId: number;
@@ -233,6 +251,7 @@ export interface Database {
   categories: CategoryTable;
   specialDays: SpecialDayTable;
   posters: PosterTable;
+  videos: VideoTable;
   banners: BannerTable;
   blogs: BlogTable;
   pages: PageTable;

@@ -1,7 +1,9 @@
 /**
  * Security headers: helmet decides them, once at start (helmet's own middleware would build them
  * again for every response). Every response gets them; media get a cross-origin resource policy
- * instead, since the content app loads them from its own domains (API.md, Media).
+ * instead, since the content app loads them from its own domains (API.md, Media). A video's embed
+ * page replaces the policy with its own (`embedPolicy`): it may be framed by the master apps'
+ * domains.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -22,9 +24,30 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/**
+ * The content security policy of a video's embed page: nothing but the video (from this server
+ * or `mediaOrigins`) and the page's own style (`styleHashes`, CSP hash sources), framed only by
+ * this server and `frameAncestors` (CSP source expressions).
+ */
+export function embedPolicy(options: {
+  mediaOrigins: readonly string[];
+  styleHashes: readonly string[];
+  frameAncestors: readonly string[];
+}): string {
+  return [
+    "default-src 'none'",
+    `media-src ${["'self'", ...options.mediaOrigins].join(' ')}`,
+    `style-src ${options.styleHashes.map((h) => `'${h}'`).join(' ') || "'none'"}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${["'self'", ...options.frameAncestors].join(' ')}`,
+  ].join('; ');
+}
+
 export function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { imageOrigins: string[]; hsts: boolean },
+  /** `mediaOrigins`: where stored images and videos load from besides this server. */
+  options: { mediaOrigins: string[]; hsts: boolean },
 ) {
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -35,8 +58,9 @@ export function registerSecurityHeaders(
         // Mantine writes its theme variables into a <style> element.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Images in object storage load from its public URL's origin.
-        imgSrc: ["'self'", 'data:', 'blob:', ...options.imageOrigins],
-        mediaSrc: ["'self'", 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...options.mediaOrigins],
+        // Videos in object storage play from there too.
+        mediaSrc: ["'self'", 'blob:', ...options.mediaOrigins],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameSrc: ["'self'"],

@@ -8,6 +8,7 @@ import { HttpError } from '../http/errors.ts';
 import { ImageRefused, processImage, thumbOf } from './images.ts';
 import type { MediaStore } from './store.ts';
 import type { Upload } from './uploads.ts';
+import { VIDEO_FORMATS, videoKey, type VideoFormat } from './videos.ts';
 
 /**
  * Every column that holds a media key, as `table.column` in the database's own (snake_case)
@@ -20,6 +21,7 @@ export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: strin
   ['notifications', 'logo'],
   ['posters', 'poster'],
   ['posters', 'video_thumb'],
+  ['videos', 'video'],
 ];
 
 /** Rich-text columns: an image of this app's media inside a body also keeps its file. */
@@ -62,6 +64,21 @@ export class MediaService {
     return key;
   }
 
+  /**
+   * Stores an uploaded video as it is, under its content hash (computed while it streamed in),
+   * streamed from its temporary file; resolves with the key once it is completely stored.
+   */
+  async saveVideo(upload: Upload): Promise<string> {
+    const format = upload.format as VideoFormat | undefined;
+    if (upload.kind !== 'video' || !format || !(format in VIDEO_FORMATS) || !upload.hash) {
+      throw new Error(`not a checked video upload: ${upload.field}`);
+    }
+    const key = videoKey(upload.hash, format);
+    // Stored again even when present: a concurrent release may be removing the same file.
+    await this.store.putFile(key, upload.path, VIDEO_FORMATS[format].contentType);
+    return key;
+  }
+
   url(key: string): string;
   url(key: string | null): string | null;
   url(key: string | null) {
@@ -76,7 +93,12 @@ export class MediaService {
   async release(keys: Array<string | null | undefined>): Promise<void> {
     for (const key of new Set(keys.filter((k): k is string => typeof k === 'string'))) {
       if (await this.isUsed(key)) continue;
-      await Promise.all([this.store.delete(key), this.store.delete(thumbOf(key))]);
+      // Images have a thumbnail beside them; other files (videos) do not.
+      const thumb = thumbOf(key);
+      await Promise.all([
+        this.store.delete(key),
+        thumb === key ? undefined : this.store.delete(thumb),
+      ]);
     }
   }
 

@@ -2,21 +2,24 @@
  * The one upload path. A route declares its file fields (`config.uploads`); each file part is
  * streamed to a temporary file while its size is counted and its first bytes checked, so nothing
  * is held whole in memory and a wrong or oversized file is refused before it is read to the end.
- * Handlers then take the checked upload with `upload(request, field)` and store it with
- * `MediaService.saveImage`. Temporary files are removed when the response is sent.
+ * The same pass hashes the bytes (SHA-256), so a stored file can be named by its content without
+ * reading it again. Handlers then take the checked upload with `upload(request, field)` and store
+ * it with `MediaService.saveImage` or `saveVideo`. Temporary files are removed when the response
+ * is sent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { HttpError, invalidField } from '../http/errors.ts';
 import { checkPathAndQuery } from '../http/validation.ts';
-import { sniffImage } from './images.ts';
+import { sniffImage, type ImageKind } from './images.ts';
+import { sniffVideo, type VideoFormat } from './videos.ts';
 
-export type UploadKind = 'image';
+export type UploadKind = 'image' | 'video';
 
 export type Upload = {
   field: string;
@@ -24,6 +27,10 @@ export type Upload = {
   path: string;
   size: number;
   kind: UploadKind;
+  /** What the leading bytes announce (an image kind, a video format), once they are checked. */
+  format: ImageKind | VideoFormat | undefined;
+  /** SHA-256 of the bytes, lower-case hex, computed while they streamed in. */
+  hash: string;
 };
 
 /** A file field: its kind, required unless `optional`. */
@@ -40,8 +47,22 @@ declare module 'fastify' {
   }
 }
 
+/** What each kind's leading bytes must announce; the first 16 bytes are enough for every kind. */
+const SNIFF: Record<UploadKind, (head: Buffer) => ImageKind | VideoFormat | undefined> = {
+  image: sniffImage,
+  video: sniffVideo,
+};
+const HEAD_BYTES = 16;
+
 const ACCEPTED: Record<UploadKind, string> = {
   image: 'Only JPEG, PNG, WebP or GIF images are accepted',
+  video: 'Only MP4, WebM or QuickTime videos are accepted',
+};
+
+/** What a file field takes, as the API document says it. */
+const DESCRIBED: Record<UploadKind, string> = {
+  image: 'An image: JPEG, PNG, WebP or GIF, checked by content (SVG is refused)',
+  video: 'A video: MP4, WebM or QuickTime, checked by content',
 };
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
@@ -133,11 +154,18 @@ export function registerUploads(
     const file = path.join(tmpDir, randomBytes(12).toString('hex'));
     const uploads = (request.uploads ??= new Map());
     // Registered before writing, so the temporary file is removed whatever happens next.
-    const upload: Upload = { field, path: file, size: 0, kind };
+    const upload: Upload = { field, path: file, size: 0, kind, format: undefined, hash: '' };
     uploads.set(field, upload);
 
+    const sniff = SNIFF[kind];
+    const hash = createHash('sha256');
     let head = Buffer.alloc(0);
     let checked = false;
+    /** Whether `head` is of an accepted type; notes the type on the upload. */
+    const accepted = () => {
+      upload.format = sniff(head);
+      return upload.format !== undefined;
+    };
     const check = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         upload.size += chunk.length;
@@ -153,23 +181,25 @@ export function registerUploads(
         }
         if (!checked) {
           head = Buffer.concat([head, chunk]);
-          if (head.length >= 16) {
+          if (head.length >= HEAD_BYTES) {
             checked = true;
-            if (!sniffImage(head)) {
+            if (!accepted()) {
               done(unsupported(field, kind));
               return;
             }
           }
         }
+        hash.update(chunk);
         done(null, chunk);
       },
       flush(done) {
-        if (!checked && !sniffImage(head)) {
+        if (!checked && !accepted()) {
           done(
             upload.size === 0 ? invalidField(field, 'The file is empty') : unsupported(field, kind),
           );
           return;
         }
+        upload.hash = hash.digest('hex');
         done();
       },
     });
@@ -217,11 +247,13 @@ const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as 
  * The route's OpenAPI schema with its request body as the server takes it: every body route
  * takes JSON, form-encoded and multipart bodies (API.md), and file fields only come in a
  * multipart body, so a route that needs a file takes nothing else. (The body schema validates
- * only the other fields: files never reach it.)
+ * only the other fields: files never reach it.) Each file field says what it takes and, given
+ * the `limits` of each kind in bytes, how large it may be.
  */
 export function documentBody<T extends { consumes?: readonly string[]; body?: unknown }>(
   schema: T,
   uploads: Record<string, UploadSpec> | undefined,
+  limits?: Partial<Record<UploadKind, number>>,
 ): T {
   if (!schema.body && !uploads) return schema;
   const body = (schema.body ?? { type: 'object', properties: {} }) as JsonSchemaObject;
@@ -234,7 +266,11 @@ export function documentBody<T extends { consumes?: readonly string[]; body?: un
       ...Object.fromEntries(
         files.map(([field, spec]) => [
           field,
-          { type: 'string', format: 'binary', description: ACCEPTED[kindOf(spec)] },
+          {
+            type: 'string',
+            format: 'binary',
+            description: describeFile(kindOf(spec), limits?.[kindOf(spec)]),
+          },
         ]),
       ),
     },
@@ -253,4 +289,8 @@ export function documentBody<T extends { consumes?: readonly string[]; body?: un
   content['multipart/form-data'] = { schema: multipart };
   const { consumes: _consumes, ...rest } = schema;
   return { ...rest, body: { content } } as T;
+}
+
+function describeFile(kind: UploadKind, limit: number | undefined): string {
+  return limit === undefined ? DESCRIBED[kind] : `${DESCRIBED[kind]}, at most ${megabytes(limit)}`;
 }

@@ -22,6 +22,7 @@ import {
   type PosterCreateFields,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -430,7 +431,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('id', 'in', ids)
           .returning('id')
           .execute();
-        requireAll(ids, updated);
+        requireAll('poster', ids, updated);
       });
       return { message: MESSAGES.statusUpdated, result: { ids, count: ids.length } };
     },
@@ -480,7 +481,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('id', 'in', ids)
           .returning(['id', 'poster', 'videoThumb'])
           .execute();
-        requireAll(ids, rows);
+        requireAll('poster', ids, rows);
         return rows;
       });
       await media.release(removed.flatMap((r) => [r.poster, r.videoThumb]));
@@ -488,14 +489,5 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/** Throws a 404 naming the ids a bulk call asked for that had no row (its transaction rolls back). */
-function requireAll(ids: number[], found: Array<{ id: number }>) {
-  if (found.length === ids.length) return;
-  const have = new Set(found.map((r) => r.id));
-  const absent = ids.filter((id) => !have.has(id));
-  const message = `No poster with id ${absent.join(', ')}`;
-  throw new HttpError(404, message, { details: [{ path: 'ids', message }] });
-}
 
 export default posterRoutes;
