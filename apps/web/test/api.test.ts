@@ -141,13 +141,24 @@ describe('request', () => {
       }),
     );
     const progress: number[] = [];
+    const bytes: { loaded: number; total: number }[] = [];
     const file = new File([new Uint8Array(2048)], 'a.png', { type: 'image/png' });
-    await api.upload('POST', '/up', z.object({ message: z.string() }), { file, note: 'x' }, (p) =>
-      progress.push(p),
+    await api.upload(
+      'POST',
+      '/up',
+      z.object({ message: z.string() }),
+      { file, note: 'x' },
+      (p, b) => {
+        progress.push(p);
+        bytes.push(b);
+      },
     );
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
     expect(sent).toContain('name="file"; filename="a.png"');
     expect(sent).toContain('name="note"');
     expect(progress.at(-1)).toBe(100);
+    // The bytes sent of the body's total (the file and the multipart framing).
+    expect(bytes.at(-1)!.loaded).toBe(bytes.at(-1)!.total);
+    expect(bytes.at(-1)!.total).toBeGreaterThan(2048);
   });
 });

@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
                     ...screen(() => import('../features/special-days/SpecialDaysPage')),
                   },
                   { path: 'poster', ...screen(() => import('../features/posters/PostersPage')) },
+                  { path: 'video', ...screen(() => import('../features/videos/VideosPage')) },
                   {
                     path: 'contact-us',
                     ...screen(() => import('../features/contact-us/ContactUsPage')),

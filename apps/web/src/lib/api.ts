@@ -75,9 +75,16 @@ export type RequestConfig = {
   params?: Values | undefined;
   body?: Body;
   timeout?: number;
-  /** 0..100 as the body goes out (an upload); only then is XMLHttpRequest used. */
-  onProgress?: ((percent: number) => void) | undefined;
+  /**
+   * 0..100 as the body goes out (an upload), with the bytes sent and their total; only then is
+   * XMLHttpRequest used, and `timeout` is then how long the request may stay idle (no byte sent,
+   * no answer), so a large file on a slow line is not cut off while it is still moving.
+   */
+  onProgress?: UploadProgress | undefined;
 };
+
+/** An upload's progress: 0..100, and the bytes sent of the body's total. */
+export type UploadProgress = (percent: number, bytes: { loaded: number; total: number }) => void;
 
 function target(config: RequestConfig): string {
   const query = new URLSearchParams();
@@ -122,15 +129,32 @@ function send(
       const xhr = new XMLHttpRequest();
       xhr.open(method, target(config));
       for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
-      xhr.timeout = timeout;
-      xhr.upload.onprogress = (e) => {
-        if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
+      // An idle time-out: every byte that goes out restarts it.
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const stop = () => clearTimeout(idle);
+      const wait = () => {
+        stop();
+        idle = setTimeout(() => {
+          xhr.abort();
+          reject(new ApiError(MESSAGES.requestTimedOut));
+        }, timeout);
       };
-      xhr.onload = () =>
+      xhr.upload.onprogress = (e) => {
+        wait();
+        if (e.lengthComputable && e.total > 0) {
+          onProgress(Math.round((e.loaded / e.total) * 100), { loaded: e.loaded, total: e.total });
+        }
+      };
+      xhr.onload = () => {
+        stop();
         resolve({ status: xhr.status, statusText: xhr.statusText, data: parse(xhr.responseText) });
-      xhr.ontimeout = () => reject(new ApiError(MESSAGES.requestTimedOut));
-      xhr.onerror = () => reject(new ApiError(MESSAGES.networkError));
+      };
+      xhr.onerror = () => {
+        stop();
+        reject(new ApiError(MESSAGES.networkError));
+      };
       xhr.send(data as XMLHttpRequestBodyInit | null | undefined);
+      wait();
     });
   }
   return fetch(target(config), {
@@ -191,15 +215,16 @@ export const api = {
   delete: <S extends z.ZodType>(url: string, schema: S) =>
     request(schema, { method: 'DELETE', url }),
   /**
-   * A multipart body with files (uploads); `onProgress` receives 0..100 as the bytes go out.
-   * Absent values are left out.
+   * A multipart body with files (uploads); `onProgress` receives 0..100 (and the bytes sent of
+   * their total) as the bytes go out. Absent values are left out. The File is sent as it is (the
+   * browser streams it from disk), never read into memory.
    */
   upload: <S extends z.ZodType>(
     method: 'POST' | 'PUT',
     url: string,
     schema: S,
     values: Record<string, Values[string] | File>,
-    onProgress?: (percent: number) => void,
+    onProgress?: UploadProgress,
   ) => {
     const data = new FormData();
     for (const [key, value] of Object.entries(values)) {

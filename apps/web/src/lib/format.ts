@@ -27,3 +27,16 @@ export function formatDayMonth(d: { day: number; month: number; year?: number | 
     ? `${d.day} ${month}`
     : `${d.day} ${month} ${d.year}`;
 }
+
+/** A size in bytes as people read it: 512 B, 12.3 KB, 120.5 MB, 1.2 GB (1 KB = 1024 bytes). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

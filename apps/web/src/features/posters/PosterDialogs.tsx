@@ -66,8 +66,11 @@ const createForm = posterCreateBody
 const imageForm = z.object({ file: imageFile });
 const thumbForm = z.object({ thumbFile: imageFile });
 
-/** The three default numbers: which of the user's numbered images the poster shows. */
-function DefNumFields() {
+/**
+ * The three default numbers: which of the user's numbered images the poster (or video) shows.
+ * Shared with the videos' dialogs.
+ */
+export function DefNumFields(props: { subject?: 'poster' | 'video' }) {
   const { control } = useFormContext<{
     topDefNum?: unknown;
     selfDefNum?: unknown;
@@ -85,8 +88,8 @@ function DefNumFields() {
         Default numbers
       </Text>
       <Text size="xs" c="dimmed">
-        Which of the user’s numbered images the poster shows: the top strip, the self photo and the
-        bottom strip ({DEF_NUM_MIN}–{DEF_NUM_MAX}).
+        Which of the user’s numbered images the {props.subject ?? 'poster'} shows: the top strip,
+        the self photo and the bottom strip ({DEF_NUM_MIN}–{DEF_NUM_MAX}).
       </Text>
       <SimpleGrid cols={3} spacing="sm">
         {fields.map(([name, label]) => (
@@ -115,8 +118,8 @@ function DefNumFields() {
   );
 }
 
-/** The side of the poster on which the user's self photo is placed. */
-function PositionField() {
+/** The side of the poster (or video) on which the user's self photo is placed. */
+export function PositionField(props: { subject?: 'poster' | 'video' }) {
   const { control } = useFormContext<{ position?: Side }>();
   return (
     <Controller
@@ -125,7 +128,7 @@ function PositionField() {
       render={({ field, fieldState }) => (
         <Radio.Group
           label="Position"
-          description="The side of the poster on which the user’s own photo is placed."
+          description={`The side of the ${props.subject ?? 'poster'} on which the user’s own photo is placed.`}
           required
           value={field.value ?? null}
           onChange={(v) => field.onChange(v)}

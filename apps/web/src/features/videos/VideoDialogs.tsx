@@ -1,0 +1,224 @@
+import { useState } from 'react';
+import { Anchor, AspectRatio, Modal, Stack } from '@mantine/core';
+import { z } from 'zod';
+import {
+  dateBody,
+  defNumsBody,
+  positionBody,
+  videoCreateBody,
+  type Video,
+} from '@master-admin/contract';
+import { DateFormField } from '../../components/DateFormField';
+import { FormDialog } from '../../components/FormDialog';
+import { MasterAppFormField } from '../../components/FormFields';
+import type { RowAction } from '../../components/RowActions';
+import { StatusDialog } from '../../components/StatusDialog';
+import { confirmDelete } from '../../components/confirm';
+import { useGrants } from '../../lib/permissions';
+import { DefNumFields, PositionField } from '../posters/PosterDialogs';
+import {
+  useChangeVideoDate,
+  useChangeVideoDefNums,
+  useChangeVideoPosition,
+  useChangeVideoStatus,
+  useCreateVideo,
+  useDeleteVideo,
+} from './api';
+import { VideoFormField, type UploadState } from './VideoFileField';
+
+/** A video as dialogs and messages name it. */
+export const videoName = (v: Pick<Video, 'id'>) => `video #${v.id}`;
+
+/** The create form: the contract's body, with the app chosen in a select and the file. */
+const createForm = videoCreateBody.extend({
+  masterAppId: z.string().min(1, { error: 'Choose a master app' }),
+  file: z.instanceof(File, { error: 'Choose a video' }),
+});
+
+/** "New video": its app, the file, date, side and default numbers; the upload shows its bytes. */
+export function CreateVideoDialog(props: {
+  opened: boolean;
+  onClose: () => void;
+  /** The app the list is filtered by, to start from. */
+  initial: { masterAppId: string };
+}) {
+  const create = useCreateVideo();
+  const [progress, setProgress] = useState<UploadState>();
+  const close = () => {
+    setProgress(undefined);
+    props.onClose();
+  };
+  return (
+    <FormDialog
+      opened={props.opened}
+      onClose={close}
+      title="New video"
+      long
+      schema={createForm}
+      defaultValues={{
+        ...props.initial,
+        date: '',
+        position: 'LEFT',
+        topDefNum: 1,
+        selfDefNum: 1,
+        bottomDefNum: 1,
+      }}
+      submitLabel="Upload"
+      onSubmit={(v) =>
+        create.mutateAsync({
+          masterAppId: Number(v.masterAppId),
+          date: v.date,
+          position: v.position,
+          topDefNum: v.topDefNum,
+          selfDefNum: v.selfDefNum,
+          bottomDefNum: v.bottomDefNum,
+          file: v.file,
+          onProgress: (percent, bytes) => setProgress({ percent, ...bytes }),
+        })
+      }
+    >
+      {() => (
+        <>
+          <MasterAppFormField />
+          <VideoFormField name="file" label="Video file" required progress={progress} />
+          <DateFormField name="date" label="Date" />
+          <PositionField subject="video" />
+          <DefNumFields subject="video" />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The video's own player page (`iframeLink`), framed in a modal. */
+export function VideoPlayerModal(props: { video: Video | undefined; onClose: () => void }) {
+  const { video } = props;
+  const title = video ? `Video #${video.id} of ${video.masterApp.name}` : '';
+  return (
+    <Modal opened={video !== undefined} onClose={props.onClose} title={title} size="xl" centered>
+      {video && (
+        <Stack gap="xs">
+          <AspectRatio ratio={16 / 9}>
+            <iframe
+              src={video.iframeLink}
+              title={`Player of video #${video.id}`}
+              allow="fullscreen; picture-in-picture"
+              allowFullScreen
+              style={{ border: 0 }}
+            />
+          </AspectRatio>
+          <Anchor href={video.iframeLink} target="_blank" rel="noopener" size="sm">
+            Open the player page in a new tab
+          </Anchor>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+export type VideoDialog = {
+  kind: 'defNums' | 'date' | 'position' | 'status' | 'player';
+  video: Video;
+} | null;
+
+/** The dialogs a video's row opens: default numbers, date, side, status and the player. */
+export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }) {
+  const changeDefNums = useChangeVideoDefNums();
+  const changeDate = useChangeVideoDate();
+  const changePosition = useChangeVideoPosition();
+  const changeStatus = useChangeVideoStatus();
+  const { dialog } = props;
+  const video = dialog?.video;
+  const name = video ? videoName(video) : '';
+  const close = props.onClose;
+
+  return (
+    <>
+      <FormDialog
+        opened={dialog?.kind === 'defNums'}
+        onClose={close}
+        title={`Default numbers of ${name}`}
+        schema={defNumsBody}
+        defaultValues={{
+          topDefNum: video?.topDefNum ?? 1,
+          selfDefNum: video?.selfDefNum ?? 1,
+          bottomDefNum: video?.bottomDefNum ?? 1,
+        }}
+        submitLabel="Save"
+        onSubmit={(v) => changeDefNums.mutateAsync({ id: video!.id, ...v })}
+      >
+        {() => <DefNumFields subject="video" />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'date'}
+        onClose={close}
+        title={`Date of ${name}`}
+        schema={dateBody}
+        defaultValues={{ date: video?.date ?? '' }}
+        submitLabel="Save"
+        onSubmit={(v) => changeDate.mutateAsync({ id: video!.id, date: v.date })}
+      >
+        {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'position'}
+        onClose={close}
+        title={`Position of ${name}`}
+        schema={positionBody}
+        defaultValues={{ position: video?.position ?? 'LEFT' }}
+        submitLabel="Save"
+        onSubmit={(v) => changePosition.mutateAsync({ id: video!.id, position: v.position })}
+      >
+        {() => <PositionField subject="video" />}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={close}
+        subject={name}
+        current={video?.status}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: video!.id, status })}
+      />
+
+      <VideoPlayerModal video={dialog?.kind === 'player' ? video : undefined} onClose={close} />
+    </>
+  );
+}
+
+/** A video's row actions, each shown only with the right to do it. */
+export function useVideoActions(open: (dialog: VideoDialog) => void) {
+  const remove = useDeleteVideo();
+  const grants = useGrants('video');
+  return (video: Video): RowAction[] => [
+    { label: 'Open player', allowed: true, onClick: () => open({ kind: 'player', video }) },
+    {
+      label: 'Change default numbers',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'defNums', video }),
+    },
+    { label: 'Change date', allowed: grants.update, onClick: () => open({ kind: 'date', video }) },
+    {
+      label: 'Change position',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'position', video }),
+    },
+    {
+      label: 'Change status',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'status', video }),
+    },
+    {
+      label: 'Delete',
+      danger: true,
+      allowed: grants.delete,
+      onClick: () =>
+        confirmDelete({
+          title: 'Delete this video?',
+          message: `Video #${video.id} of ${video.masterApp.name} will be deleted, with its file unless other videos share it.`,
+          onConfirm: () => remove.mutate(video.id),
+        }),
+    },
+  ];
+}

@@ -1,0 +1,106 @@
+import {
+  PATHS,
+  VIDEO_SORTS,
+  bulkResponse,
+  deleteResponse,
+  videoCreated,
+  videoList,
+  videoMutation,
+  type Side,
+  type Status,
+} from '@master-admin/contract';
+import { api, type UploadProgress } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+import type { DefNums } from '../posters/api';
+
+export const videoKeys = { all: ['videos'] as const };
+export const VIDEO_FILTERS = ['status', 'masterAppId'] as const;
+
+export function useVideoList() {
+  return useList({
+    queryKey: videoKeys.all,
+    path: PATHS.videoList,
+    schema: videoList,
+    filters: VIDEO_FILTERS,
+    sorts: VIDEO_SORTS,
+  });
+}
+
+export type VideoCreateValues = DefNums & {
+  masterAppId: number;
+  /** YYYY-MM-DD, or undefined for none. */
+  date?: string | undefined;
+  position: Side;
+  file: File;
+  onProgress?: UploadProgress;
+};
+
+/**
+ * Uploads a video for one app (multipart `POST video`). The File goes out as it is, streamed by
+ * the browser, so a file of hundreds of megabytes is never held in memory.
+ */
+export function useCreateVideo() {
+  return useApiMutation({
+    mutationFn: ({ onProgress, ...fields }: VideoCreateValues) =>
+      api.upload('POST', PATHS.videoCreate, videoCreated, fields, onProgress),
+    invalidates: [videoKeys.all],
+  });
+}
+
+export function useChangeVideoDefNums() {
+  return useApiMutation({
+    mutationFn: ({ id, ...nums }: DefNums & { id: number }) =>
+      api.patch(PATHS.videoDefNums(id), videoMutation, nums),
+    invalidates: [videoKeys.all],
+  });
+}
+
+export function useChangeVideoDate() {
+  return useApiMutation({
+    // No date is sent as '' (form bodies carry no null): the server clears it.
+    mutationFn: ({ id, date }: { id: number; date: string | null }) =>
+      api.patch(PATHS.videoDate(id), videoMutation, { date: date ?? '' }),
+    invalidates: [videoKeys.all],
+  });
+}
+
+export function useChangeVideoPosition() {
+  return useApiMutation({
+    mutationFn: ({ id, position }: { id: number; position: Side }) =>
+      api.put(PATHS.videoPosition(id), videoMutation, { position }),
+    invalidates: [videoKeys.all],
+  });
+}
+
+export function useChangeVideoStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.videoStatus(id), videoMutation, { status }),
+    invalidates: [videoKeys.all],
+  });
+}
+
+export function useDeleteVideo() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.videoRemove(id), deleteResponse),
+    invalidates: [videoKeys.all],
+  });
+}
+
+/** Sets the status of the given videos, all or none (a JSON body: `ids` is a list). */
+export function useChangeVideosStatus() {
+  return useApiMutation({
+    mutationFn: (body: { ids: number[]; status: Status }) =>
+      api.json('PUT', PATHS.videoBulkStatus, bulkResponse, body),
+    invalidates: [videoKeys.all],
+  });
+}
+
+/** Deletes the given videos, all or none. */
+export function useDeleteVideos() {
+  return useApiMutation({
+    mutationFn: (ids: number[]) => api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids }),
+    invalidates: [videoKeys.all],
+  });
+}
