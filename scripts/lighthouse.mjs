@@ -5,6 +5,7 @@
 //
 //   npm run build && npm run lighthouse
 //   npm run lighthouse -- --runs 5                     (audits per screen and preset; default 3)
+//   npm run lighthouse -- --only dashboard:mobile      (one screen, or screen:preset; repeatable)
 //   LIGHTHOUSE_REPORTS=/tmp/lh npm run lighthouse     (also writes each full report there)
 //
 // Scores on a small shared machine move by several points from run to run, so each screen and
@@ -27,6 +28,10 @@ if (!Number.isInteger(RUNS) || RUNS < 1 || RUNS > 20) {
   console.error('--runs takes a whole number from 1 to 20.');
   process.exit(1);
 }
+// --only sign-in, --only dashboard:mobile …: audit just those (quicker while working on one).
+const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--only' ? [a] : []));
+const wanted = (screen, preset) =>
+  only.length === 0 || only.some((o) => o === screen || o === `${screen}:${preset}`);
 const DIST = process.env.WEB_DIST || path.join(repo, 'apps', 'web', 'dist');
 const ADMIN = { email: 'lighthouse@example.com', password: 'lighthouse-password-1' };
 
@@ -99,6 +104,7 @@ const rows = [];
 try {
   for (const screen of screens) {
     for (const preset of ['mobile', 'desktop']) {
+      if (!wanted(screen.name, preset)) continue;
       const runs = [];
       for (let run = 1; run <= RUNS; run++) {
         const page = await browser.newPage();

@@ -36,7 +36,7 @@ describe('dashboard', () => {
     await waitFor(() => expect(within(users).getByTestId('stat-value')).toHaveTextContent('5'));
     expect(router.state.location.search).toBe('?masterAppId=2');
 
-    await userEvent.click(screen.getByRole('radio', { name: 'Last N days' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Last N days' }));
     await waitFor(() => expect(queries.at(-1)).toBe('?inDays=30&masterAppId=2'));
     expect(await screen.findByRole('textbox', { name: 'Days' })).toHaveValue('30');
   });

@@ -12,7 +12,6 @@ import {
   Text,
   ThemeIcon,
   Title,
-  Tooltip,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
@@ -30,18 +29,17 @@ import { messageResponse, PATHS } from '@master-admin/contract';
 import { api } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
-import { useMayOpen } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
 
-/** The links the account may open (none that need a grant until its grants are known). */
+/**
+ * The sidebar's links: the same for every account, as the spec keeps it (a screen the account may
+ * not view says so). Not waiting for the account's grants also keeps their answer from re-rendering
+ * the whole menu synchronously while the first screen loads.
+ */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
-  const mayOpen = useMayOpen();
-  const shown = props.items.filter((item) =>
-    mayOpen ? mayOpen(item) : !item.menu && !item.superAdmin,
-  );
-  return shown.map(({ label, to, icon: Icon }) => (
+  return props.items.map(({ label, to, icon: Icon }) => (
     <NavLink
       key={to}
       component={RouterNavLink}
@@ -86,17 +84,18 @@ function ColorSchemeToggle() {
   const current = useComputedColorScheme('light');
   const next = current === 'dark' ? 'light' : 'dark';
   const label = `Switch to ${next} mode`;
+  // The browser's own tooltip (title): a Mantine Tooltip brings floating-ui and a synchronous
+  // re-render after mounting into every signed-in first screen.
   return (
-    <Tooltip label={label}>
-      <ActionIcon
-        variant="default"
-        size="lg"
-        aria-label={label}
-        onClick={() => setColorScheme(next)}
-      >
-        {current === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={label}
+      title={label}
+      onClick={() => setColorScheme(next)}
+    >
+      {current === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+    </ActionIcon>
   );
 }
 

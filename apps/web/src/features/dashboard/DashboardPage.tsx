@@ -2,7 +2,6 @@ import { lazy, Suspense, useState } from 'react';
 import {
   Alert,
   Button,
-  Chip,
   Group,
   Paper,
   SimpleGrid,
@@ -70,16 +69,22 @@ export default function DashboardPage() {
             <Text size="sm" fw={500} id="period-label">
               Period
             </Text>
-            {/* Chips rather than a segmented control: its sliding indicator measures the page
-                while the dashboard first renders, a forced layout on every visit. */}
-            <Group gap="xs" h={36} role="radiogroup" aria-labelledby="period-label">
-              <Chip.Group value={period} onChange={choosePeriod}>
-                {PERIODS.map(({ value, label }) => (
-                  <Chip key={value} value={value} variant="outline">
-                    {label}
-                  </Chip>
-                ))}
-              </Chip.Group>
+            {/* Plain toggle buttons: a segmented control measures the page while the dashboard
+                first renders, and chips (like every Mantine input) set a generated id right
+                after mounting, one more synchronous render each. */}
+            <Group gap="xs" h={36} role="group" aria-labelledby="period-label">
+              {PERIODS.map(({ value, label }) => (
+                <Button
+                  key={value}
+                  size="sm"
+                  radius="xl"
+                  variant={period === value ? 'light' : 'default'}
+                  aria-pressed={period === value}
+                  onClick={() => choosePeriod(value)}
+                >
+                  {label}
+                </Button>
+              ))}
             </Group>
           </Stack>
           <Suspense fallback={<Skeleton h={36} w={period === 'range' ? 280 : 140} />}>
