@@ -4,6 +4,8 @@
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
  * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
+ * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
+ * 0 skips it; `--upload-only` skips the rows and lists).
  * Not part of CI: it takes several minutes and wants the machine to itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,7 @@ import { API_BASE } from '@master-admin/contract';
 import { randomSource } from '../src/seed/bench.ts';
 import { createPgDatabase } from '../test/harness.ts';
 import { CASES, type BenchCase, type BenchContext } from './cases.ts';
+import { benchVideoUpload, reportUpload, type UploadResult } from './upload.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -24,12 +27,16 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'sqlite,postgres' },
     connections: { type: 'string', default: '50' },
     cases: { type: 'string' },
+    'video-mb': { type: 'string', default: '500' },
+    'upload-only': { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(args.rows);
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const DATABASES = args.db.split(',') as Array<'sqlite' | 'postgres'>;
+const VIDEO_MB = Number(args['video-mb']);
+const UPLOAD_ONLY = args['upload-only'];
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 const selected = args.cases
@@ -132,6 +139,8 @@ async function drive(
   };
 }
 
+let uploadResult: UploadResult | undefined;
+
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
   const sqliteFile = path.join(dataDir, 'master-admin.sqlite');
@@ -145,7 +154,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   };
   const children: ChildProcess[] = [];
   try {
-    for (const area of ['banners', 'posters']) {
+    for (const area of UPLOAD_ONLY ? [] : ['banners', 'posters']) {
       log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
       await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
     }
@@ -201,7 +210,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     };
 
     const rows: Row[] = [];
-    for (const bench of selected) {
+    for (const bench of UPLOAD_ONLY ? [] : selected) {
       log(`[${kind}] ${bench.name}`);
       // Warm both up (page cache, prepared statements), then measure.
       await drive(serverUrl, bench, ctx, token, 2);
@@ -226,6 +235,26 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       log(
         `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured.rps.toFixed(0)} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
       );
+    }
+    if (VIDEO_MB > 0 && !uploadResult) {
+      log(`[${kind}] uploading a ${VIDEO_MB} MB video…`);
+      let masterAppId = apps[0];
+      if (masterAppId === undefined) {
+        const created = await fetch(`${serverUrl}${API_BASE}/master-app`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Bench Upload App' }),
+        });
+        masterAppId = ((await created.json()) as { result: { id: number } }).result.id;
+      }
+      uploadResult = await benchVideoUpload({
+        serverUrl,
+        token,
+        serverPid: server.child.pid!,
+        workDir: dataDir,
+        mb: VIDEO_MB,
+        masterAppId,
+      });
     }
     return rows;
   } finally {
@@ -290,4 +319,7 @@ function report(rows: Row[]) {
 
 const all: Row[] = [];
 for (const kind of DATABASES) all.push(...(await benchDatabase(kind)));
-process.exitCode = report(all) === 0 ? 0 : 1;
+const listsMissed = all.length > 0 ? report(all) : 0;
+const uploadReport = uploadResult ? reportUpload(uploadResult) : undefined;
+if (uploadReport) console.log(uploadReport.lines.join('\n'));
+process.exitCode = listsMissed === 0 && (uploadReport?.met ?? true) ? 0 : 1;

@@ -92,6 +92,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     video: config.uploads.maxVideoBytes,
   };
   await app.register(multipart, {
+    // The parser keeps up to 1 MB of a file part ready while the previous batch is being written
+    // to disk, so receiving and writing overlap on a large video (the default 64 kB stalls it).
+    fileHwm: 1024 * 1024,
     limits: {
       fields: 50,
       fieldSize: config.bodyLimitBytes,
