@@ -21,6 +21,8 @@ export { ADMIN };
 
 /** The server the global setup started (for code that runs outside a test's `baseURL`). */
 export const baseUrl = () => required(ENV.baseUrl);
+/** Where stored media load from: `/media`, or the bucket's URL with E2E_MEDIA=s3. */
+export const mediaBase = () => required(ENV.mediaBase);
 
 /** Plain SQL on the server's database. Write placeholders as `?` (numbered for PostgreSQL). */
 export interface Sql {

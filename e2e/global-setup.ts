@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ADMIN, DB_KIND, ENV, PG_ADMIN_URL } from './settings.ts';
+import { ADMIN, DB_KIND, ENV, MEDIA_KIND, PG_ADMIN_URL } from './settings.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 60_000;
@@ -92,6 +92,32 @@ async function stop(child: ChildProcess): Promise<number | null | undefined> {
   return exited(child);
 }
 
+/** A local S3 server (s3rver, as the server's own S3 tests use) with one bucket, in `dir`. */
+async function startS3(dir: string) {
+  const { default: S3rver } = await import('s3rver');
+  const bucket = 'e2e-media';
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const { port } = await server.run();
+  return {
+    env: {
+      MEDIA_STORE: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_BUCKET: bucket,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_REGION: 'us-east-1',
+    },
+    stop: () => server.close(),
+  };
+}
+
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dist = path.join(REPO, 'apps', 'web', 'dist', 'index.html');
   if (!fs.existsSync(dist)) {
@@ -101,6 +127,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-e2e-'));
   let database: { url: string; drop: () => Promise<void> } | undefined;
   let child: ChildProcess | undefined;
+  let s3: { env: Record<string, string>; stop: () => Promise<void> } | undefined;
 
   const cleanUp = async () => {
     try {
@@ -113,6 +140,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     } finally {
       try {
         await database?.drop();
+        await s3?.stop();
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
@@ -121,6 +149,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   try {
     if (DB_KIND === 'postgres') database = await createPgDatabase();
+    if (MEDIA_KIND === 's3') s3 = await startS3(path.join(dataDir, 's3'));
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -142,6 +171,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ADMIN_PASSWORD: ADMIN.password,
         LOG_LEVEL: 'warn',
         SERVE_WEB: 'true',
+        ...s3?.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -159,6 +189,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output);
 
     process.env[ENV.baseUrl] = baseUrl;
+    process.env[ENV.mediaBase] = s3 ? `${s3.env.S3_ENDPOINT}/${s3.env.S3_BUCKET}` : '/media';
     if (database) process.env[ENV.databaseUrl] = database.url;
     else process.env[ENV.sqliteFile] = path.join(dataDir, 'master-admin.sqlite');
   } catch (err) {

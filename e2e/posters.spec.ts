@@ -12,6 +12,7 @@ import {
   expectToast,
   listRange,
   loadedWidth,
+  mediaBase,
   openArea,
   pngFile,
   rowAction,
@@ -86,7 +87,7 @@ test('upload a poster for every app, filter by app, change status in bulk, delet
   const thumb = rowA.getByRole('img', { name: `Poster #${idA}` });
   await expect(thumb).toHaveAttribute(
     'src',
-    `/media/${rows[0]!.poster.replace(/\.webp$/, '.thumb.webp')}`,
+    `${mediaBase()}/${rows[0]!.poster.replace(/\.webp$/, '.thumb.webp')}`,
   );
   await expect.poll(() => loadedWidth(thumb)).toBeGreaterThan(0);
   await expectNoA11yViolations(page);
@@ -130,5 +131,5 @@ test('upload a poster for every app, filter by app, change status in bulk, delet
   await expectToast(page, 'Poster deleted successfully');
   await expect(page.getByRole('button', { name: `Actions for Poster #${idA}` })).toHaveCount(0);
   expect((await sql.all('select id from posters where id = ?', [idA])).length).toBe(0);
-  expect((await page.request.get(`/media/${rows[0]!.poster}`)).status()).toBe(200);
+  expect((await page.request.get(`${mediaBase()}/${rows[0]!.poster}`)).status()).toBe(200);
 });

@@ -7,6 +7,12 @@ export type DbKind = 'sqlite' | 'postgres';
 
 export const DB_KIND: DbKind = process.env.E2E_DB === 'postgres' ? 'postgres' : 'sqlite';
 
+/**
+ * Where the server keeps media: `E2E_MEDIA=s3` runs it with MEDIA_STORE=s3 against a local S3
+ * server (s3rver) that the global setup starts; CI runs the default, local disk.
+ */
+export const MEDIA_KIND: 'local' | 's3' = process.env.E2E_MEDIA === 's3' ? 's3' : 'local';
+
 /** The PostgreSQL server on which each run creates (and afterwards drops) its own database. */
 export const PG_ADMIN_URL =
   process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -19,4 +25,6 @@ export const ENV = {
   baseUrl: 'E2E_BASE_URL',
   sqliteFile: 'E2E_SQLITE_FILE',
   databaseUrl: 'E2E_DATABASE_URL',
+  /** With MEDIA_KIND s3: the URL prefix stored media are loaded from (`<endpoint>/<bucket>`). */
+  mediaBase: 'E2E_MEDIA_BASE',
 } as const;

@@ -11,11 +11,13 @@ import {
   expectNoA11yViolations,
   expectToast,
   listRange,
+  mediaBase,
   openArea,
   signIn,
   test,
   unique,
 } from './fixtures.ts';
+import { MEDIA_KIND } from './settings.ts';
 
 /** Picks `option` in a searchable select, typing it first (the list may be longer than a page). */
 async function choose(page: Page, scope: Page | Locator, label: string, option: string) {
@@ -117,7 +119,7 @@ test('upload a recorded video for one app, see its row and player, play its embe
     `/video/list?masterAppId=${app.id}`,
   );
   expect(row).toBeDefined();
-  expect(row!.library_id).toBe('local');
+  expect(row!.library_id).toBe(MEDIA_KIND);
 
   // The row, filtered to its app: its numbers, side and small player.
   await choose(page, page, 'Master app', app.name);
@@ -130,7 +132,7 @@ test('upload a recorded video for one app, see its row and player, play its embe
   await expect(tableRow).toContainText('5 / 1 / 1');
   await expect(tableRow).toContainText('Self photo right');
   const small = tableRow.locator('video');
-  await expect(small).toHaveAttribute('src', /^\/media\//);
+  await expect(small).toHaveAttribute('src', new RegExp(`^${mediaBase()}/videos/`));
   expect(await duration(small)).toBeGreaterThan(0);
   await expectNoA11yViolations(page);
 
