@@ -72,11 +72,13 @@ export default function DashboardPage() {
             {/* Plain toggle buttons: a segmented control measures the page while the dashboard
                 first renders, and chips (like every Mantine input) set a generated id right
                 after mounting, one more synchronous render each. */}
-            <Group gap="xs" h={36} role="group" aria-labelledby="period-label">
+            <Group gap="xs" mih={36} role="group" aria-labelledby="period-label">
               {PERIODS.map(({ value, label }) => (
                 <Button
                   key={value}
-                  size="sm"
+                  size="compact-sm"
+                  h={32}
+                  px="md"
                   radius="xl"
                   variant={period === value ? 'light' : 'default'}
                   aria-pressed={period === value}
