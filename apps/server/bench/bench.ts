@@ -4,6 +4,7 @@
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
  * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
+ * `--areas posters --cases posters` loads and drives one area alone.
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
  * 0 skips it; `--upload-only` skips the rows and lists).
  * Not part of CI: it takes several minutes and wants the machine to itself.
@@ -27,6 +28,8 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'sqlite,postgres' },
     connections: { type: 'string', default: '50' },
     cases: { type: 'string' },
+    // The areas whose rows are loaded (a case of an area not loaded finds an empty table).
+    areas: { type: 'string', default: 'banners,posters' },
     'video-mb': { type: 'string', default: '500' },
     'upload-only': { type: 'boolean', default: false },
   },
@@ -154,7 +157,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   };
   const children: ChildProcess[] = [];
   try {
-    for (const area of UPLOAD_ONLY ? [] : ['banners', 'posters']) {
+    for (const area of UPLOAD_ONLY ? [] : args.areas.split(',')) {
       log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
       await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
     }
