@@ -382,7 +382,7 @@ describe("a user's numbered images", () => {
   it('uploads each kind with a number, lists by number, replaces, renumbers, deletes', async () => {
     const u = await newUser();
     for (const kind of ['top', 'self', 'bottom'] as const) {
-      const extra = kind === 'self' ? { position: 'RIGHT' } : {};
+      const extra: Record<string, string> = kind === 'self' ? { position: 'RIGHT' } : {};
       const title = kind[0]!.toUpperCase() + kind.slice(1);
       const five = await post(kind, u.id, { defNum: '5', ...extra }, await png());
       expect(five.statusCode, five.body).toBe(200);
