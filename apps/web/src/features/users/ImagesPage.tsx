@@ -186,8 +186,9 @@ function ImageCard(props: {
 
 /** /top/{id}, /self/{id}, /bottom/{id}: one kind of a user's numbered images. */
 export default function ImagesPage() {
-  const kind = (IMAGE_KINDS as readonly string[]).includes(useLocation().pathname.split('/')[1]!)
-    ? (useLocation().pathname.split('/')[1] as ImageKind)
+  const segment = useLocation().pathname.split('/')[1] ?? '';
+  const kind: ImageKind = (IMAGE_KINDS as readonly string[]).includes(segment)
+    ? (segment as ImageKind)
     : 'top';
   const id = idFrom(useParams().id);
   const accountId = id ?? 0;

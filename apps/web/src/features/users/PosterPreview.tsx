@@ -132,14 +132,14 @@ export function PosterPreviewDialog(props: {
   title: string;
 }) {
   const [picked, setPicked] = useState('');
-  const { opened } = props;
-  useEffect(() => {
-    if (opened) setPicked('');
-  }, [opened]);
+  const close = () => {
+    setPicked('');
+    props.onClose();
+  };
   const posterId = props.posterId ?? (picked ? Number(picked) : undefined);
   const accountId = props.accountId ?? (picked ? Number(picked) : undefined);
   return (
-    <Modal opened={opened} onClose={props.onClose} title={props.title} size="lg" centered>
+    <Modal opened={props.opened} onClose={close} title={props.title} size="lg" centered>
       <Stack>
         {props.posterId === undefined ? (
           <PosterPicker masterAppId={props.masterAppId} value={picked} onChange={setPicked} />

@@ -138,7 +138,7 @@ export default function UserPage() {
       </Group>
 
       <Paper withBorder radius="md" p="md" mb="md">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
           <DetailFact label="Name">{detail.name ?? '—'}</DetailFact>
           <DetailFact label="Phone number">{user.phoneNumber}</DetailFact>
           <DetailFact label="Email">{detail.email ?? '—'}</DetailFact>
