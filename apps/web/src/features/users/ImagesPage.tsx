@@ -134,7 +134,7 @@ function ImageCard(props: {
   const grants = useGrants('users');
   const label = `${props.title} image No. ${image.defNum}`;
   return (
-    <Card withBorder radius="md" padding="sm">
+    <Card withBorder radius="md" padding="sm" component="article" aria-label={label}>
       <Card.Section>
         <a href={image.image} target="_blank" rel="noreferrer" aria-label={`Open ${label}`}>
           <Image src={thumbUrl(image.image)} alt={label} h={150} fit="contain" bg="gray.1" />
