@@ -480,7 +480,7 @@ describe.runIf(TEST_DB === 'sqlite')('query plans (SQLite)', () => {
       for (const masterAppId of [undefined, app1]) {
         for (const keyword of [undefined, 'asha']) {
           const query = { limit: 10, offset: 0, role: 'USER', status, masterAppId, keyword };
-          for (const statement of s.ctx.lists.statements(USERS_LIST, query as never)) {
+          for (const statement of s.ctx.lists.statements(USERS_LIST, query)) {
             const lines = await plan({
               sql: bind(statement.sql, statement.parameters),
               parameters: [],

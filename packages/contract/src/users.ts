@@ -3,15 +3,7 @@
  * wallet rows and login history (API.md, "Users" and "A user's numbered images").
  */
 import { z } from 'zod';
-import {
-  Activity,
-  LoginDirection,
-  SIDES,
-  STATUSES,
-  Side,
-  Status,
-  WalletKind,
-} from './enums.ts';
+import { Activity, LoginDirection, SIDES, STATUSES, Side, Status, WalletKind } from './enums.ts';
 import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
 import {
   calendarDate,
