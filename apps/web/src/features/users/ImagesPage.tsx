@@ -84,7 +84,6 @@ function NumberField() {
           max={DEF_NUM_MAX}
           allowDecimal={false}
           allowNegative={false}
-          maw={220}
           value={typeof field.value === 'number' ? field.value : ''}
           onChange={field.onChange}
           onBlur={field.onBlur}
@@ -227,6 +226,10 @@ export default function ImagesPage() {
   const { params } = list;
   const pages = Math.max(1, Math.ceil(list.total / params.limit));
   const image = dialog?.image;
+  // With every image on this page, the number after the highest is free: offered to start from.
+  const highest = Math.max(0, ...list.rows.map((r) => r.defNum));
+  const nextNumber =
+    list.rows.length === list.total && highest < DEF_NUM_MAX ? highest + 1 : undefined;
 
   return (
     <>
@@ -311,7 +314,7 @@ export default function ImagesPage() {
         onClose={close}
         title={`Upload a ${kind} image`}
         schema={kind === 'self' ? selfUploadForm : uploadForm}
-        defaultValues={{ position: 'LEFT' } as never}
+        defaultValues={{ position: 'LEFT', defNum: nextNumber } as never}
         submitLabel="Upload"
         onSubmit={(v) =>
           upload.mutateAsync({
