@@ -108,6 +108,7 @@ test('register a user, upload numbered images, see a taken number refused, previ
   await expectToast(page, 'Top image uploaded successfully');
   await expect(top).toBeHidden();
   await expect(page.getByRole('article', { name: 'Top image No. 1' })).toBeVisible();
+  await expectNoA11yViolations(page);
   const again = await uploadImage(page, 'top', '1', '#2a9d8f');
   await expectToast(page, 'This default number already exists for this user!');
   await expect(again).toBeVisible();

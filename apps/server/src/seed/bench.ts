@@ -314,7 +314,8 @@ async function seedUsers(
     .select((eb) => eb.fn.max('id').as('max'))
     .executeTakeFirstOrThrow();
   const after = Number(before.max ?? 0);
-  const phoneBase = 6_000_000_000 + rng.int(1_000_000) * 1000;
+  // Numbers above every earlier one (ids only grow), so a second load never repeats one.
+  const phone = (i: number) => `7${String(after + i + 1).padStart(9, '0')}`;
   await bulkInsert(
     handle,
     'accounts',
@@ -332,8 +333,8 @@ async function seedUsers(
     (i) => [
       'USER',
       `${rng.pick(BENCH_WORDS)} ${rng.pick(SURNAMES)}`,
-      rng.int(10) < 6 ? `user${phoneBase + i}@mail.test` : null,
-      String(phoneBase + i),
+      rng.int(10) < 6 ? `user${phone(i)}@mail.test` : null,
+      phone(i),
       rng.weighted([
         ['ACTIVE', 80],
         ['DEACTIVE', 8],
