@@ -174,6 +174,55 @@ describe('users list', () => {
   });
 });
 
+describe('a user’s row', () => {
+  it('clears the date limit, and deletes only after confirming', async () => {
+    let current = user(7, { dateLimit: '2027-01-15' });
+    let limitBody = '';
+    let deleted = false;
+    server.use(
+      http.get(api('/master-app/options'), () => HttpResponse.json({ result: [] })),
+      http.get(api('/account/user/list'), () =>
+        HttpResponse.json({ result: deleted ? [] : [current], total: deleted ? 0 : 1 }),
+      ),
+      http.patch(api('/account/update-datelimit/7'), async ({ request }) => {
+        limitBody = await request.text();
+        current = user(7, { dateLimit: null });
+        return HttpResponse.json({ message: 'Date Limit Updated Successfully', result: current });
+      }),
+      http.delete(api('/account/delete-user/7'), () => {
+        deleted = true;
+        return HttpResponse.json({ message: 'User deleted successfully', result: { id: 7 } });
+      }),
+    );
+    renderApp('/users', { signedInAs: 'a@b.c' });
+    expect(await screen.findByText('15 Jan 2027')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for User 7' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Change date limit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Date limit of User 7' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Clear the date' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Date Limit Updated Successfully')).toBeInTheDocument();
+    expect(limitBody).toBe('dateLimit=');
+    await waitFor(() => expect(screen.queryByText('15 Jan 2027')).toBeNull());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for User 7' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this user?' });
+    expect(within(confirm).getByText(/setting another status restores/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(deleted).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for User 7' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Delete this user?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await screen.findByText('User deleted successfully')).toBeInTheDocument();
+    expect(await screen.findByText('No users yet')).toBeInTheDocument();
+  });
+});
+
 describe("a user's images", () => {
   it('shows the gallery by number, uploads with a number, and toasts a taken one', async () => {
     let rows = [image(1, 1), image(2, 5)];

@@ -110,7 +110,7 @@ function Composed(props: { posterId: number; accountId: number }) {
         src={preview.data.url}
         alt="The poster as the user gets it"
         fit="contain"
-        mah="70vh"
+        mah="60vh"
         radius="sm"
       />
     </Stack>
