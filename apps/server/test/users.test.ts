@@ -543,6 +543,58 @@ describe("a user's numbered images", () => {
   });
 });
 
+describe('odd input to the image, wallet and history calls', () => {
+  it('answers 400 naming the field, never a 500, and changes nothing', async () => {
+    const u = await newUser();
+    const before = await s.rowCount('userImages');
+    const cases: Array<[string, string, unknown, string]> = [
+      ['GET', `/top/${u.id}?limit=101`, undefined, 'limit'],
+      ['GET', `/top/${u.id}?offset=-1`, undefined, 'offset'],
+      ['GET', `/top/${u.id}?keyword=a`, undefined, 'keyword'],
+      ['GET', `/self/${u.id}?position=UP`, undefined, 'position'],
+      ['GET', `/bottom/${u.id}?position=LEFT`, undefined, 'position'],
+      ['GET', `/wallets/all/${u.id}?limit=0`, undefined, 'limit'],
+      ['GET', `/wallets/all/${u.id}?keyword=${'x'.repeat(101)}`, undefined, 'keyword'],
+      ['GET', `/login-history/all/${u.id}?sort=ip`, undefined, 'sort'],
+      ['GET', '/login-history/own?limit=abc', undefined, 'limit'],
+      ['PATCH', '/top/def-num-update/1', { defNum: 0 }, 'defNum'],
+      ['PATCH', '/self/def-num-update/1', { defNum: '7', colour: 'red' }, 'colour'],
+      ['PATCH', '/bottom/def-num-update/1', { defNum: 1000 }, 'defNum'],
+      ['PATCH', '/self/position/1', { position: 'MIDDLE' }, 'position'],
+      [
+        'PATCH',
+        `/user-details/admin/edit/${u.id}`,
+        { designation: 'x'.repeat(101) },
+        'designation',
+      ],
+      [
+        'PATCH',
+        `/user-details/admin/edit/${u.id}`,
+        { adminAssignName: 'a\u0000b' },
+        'adminAssignName',
+      ],
+      ['PATCH', `/user-details/admin/edit/${u.id}`, { name: 42 }, 'name'],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const res = await admin({ method: method, url, payload: payload as object });
+      expect(res.statusCode, `${method} ${url} ${res.body}`).toBe(400);
+      expect(
+        res.json().details.map((d: { path: string }) => d.path),
+        `${method} ${url}`,
+      ).toContain(field);
+    }
+    for (const id of ['0', '-1', 'abc', '01', '2147483648']) {
+      for (const url of [`/top/${id}`, `/wallets/all/${id}`, `/login-history/all/${id}`]) {
+        const res = await admin({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(400);
+      }
+      const del = await admin({ method: 'DELETE', url: `/self/remove/${id}` });
+      expect(del.statusCode, `/self/remove/${id}`).toBe(400);
+    }
+    expect(await s.rowCount('userImages')).toBe(before);
+  });
+});
+
 describe('wallet and login history', () => {
   it('lists a user’s wallet rows newest first, with keyword and total', async () => {
     const u = await newUser();
