@@ -8,19 +8,34 @@ import {
   API_BASE,
   STATUSES,
   bannerListQuery,
+  imageListQuery,
+  loginHistoryQuery,
   masterAppListQuery,
   posterListQuery,
+  userListQuery,
+  walletListQuery,
 } from '@master-admin/contract';
 import type { ListSpec } from '../src/db/lists.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
 import { MASTER_APPS_LIST } from '../src/features/master-apps/routes.ts';
 import { POSTERS_LIST } from '../src/features/posters/routes.ts';
+import { LOGIN_HISTORY_LIST, USERS_LIST, WALLETS_LIST } from '../src/features/users/routes.ts';
+import { USER_IMAGES_LIST } from '../src/features/users/images.ts';
 import { BENCH_WORDS, type RandomSource } from '../src/seed/bench.ts';
 
 export type Target = { p99Ms: { sqlite?: number; postgres?: number } };
 
-/** What a case draws its filter values from: the bench's apps, categories and special days. */
-export type BenchContext = { apps: number[]; categories: number[]; days: number[]; rows: number };
+/**
+ * What a case draws its filter values from: the bench's apps, categories and special days, and
+ * the newest users (those with images, wallet rows and login history).
+ */
+export type BenchContext = {
+  apps: number[];
+  categories: number[];
+  days: number[];
+  users: number[];
+  rows: number;
+};
 
 export interface BenchCase {
   name: string;
@@ -30,11 +45,15 @@ export interface BenchCase {
   target: Target;
 }
 
-/** A list the floor can answer: its route, spec and query schema. */
+/**
+ * A list the floor can answer: its route (a pattern whose named groups are path parameters),
+ * spec, query schema, and the values the server's route adds itself.
+ */
 export interface FloorList {
-  route: string;
+  route: string | RegExp;
   spec: ListSpec<string, unknown>;
   query: z.ZodType;
+  fixed?: Record<string, unknown>;
 }
 
 export const FLOOR_LISTS: FloorList[] = [
@@ -53,11 +72,34 @@ export const FLOOR_LISTS: FloorList[] = [
     spec: POSTERS_LIST,
     query: posterListQuery,
   },
+  {
+    route: `${API_BASE}/account/user/list`,
+    spec: USERS_LIST,
+    query: userListQuery,
+    fixed: { role: 'USER' },
+  },
+  {
+    route: new RegExp(`^${API_BASE}/top/(?<accountId>\\d+)$`),
+    spec: USER_IMAGES_LIST,
+    query: imageListQuery,
+    fixed: { kind: 'top' },
+  },
+  {
+    route: new RegExp(`^${API_BASE}/wallets/all/(?<accountId>\\d+)$`),
+    spec: WALLETS_LIST,
+    query: walletListQuery,
+  },
+  {
+    route: new RegExp(`^${API_BASE}/login-history/all/(?<accountId>\\d+)$`),
+    spec: LOGIN_HISTORY_LIST,
+    query: loginHistoryQuery,
+  },
 ];
 
 const banners = `${API_BASE}/banner/list?limit=10`;
 const FILTERED = { sqlite: 20, postgres: 100 };
 const posters = `${API_BASE}/poster/list?limit=20`;
+const users = `${API_BASE}/account/user/list?limit=20`;
 
 export const CASES: BenchCase[] = [
   { name: 'banners: first page', path: () => banners, target: { p99Ms: FILTERED } },
@@ -124,6 +166,48 @@ export const CASES: BenchCase[] = [
   {
     name: 'posters: sort by date',
     path: (rng) => `${posters}&sort=${rng.int(2) ? '-' : ''}date`,
+    target: { p99Ms: FILTERED },
+  },
+  { name: 'users: first page', path: () => users, target: { p99Ms: FILTERED } },
+  {
+    name: 'users: status',
+    path: (rng) => `${users}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'users: app + status',
+    path: (rng, { apps }) => `${users}&masterAppId=${rng.pick(apps)}&status=${rng.pick(STATUSES)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'users: keyword (name, 1 %)',
+    path: (rng) => `${users}&keyword=${rng.pick(BENCH_WORDS)}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+  },
+  {
+    name: 'users: keyword (phone digits)',
+    path: (rng) => `${users}&keyword=${100 + rng.int(900)}${rng.int(10)}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+  },
+  {
+    name: 'user images: top, by number',
+    path: (rng, { users: ids }) => `${API_BASE}/top/${rng.pick(ids)}?limit=20`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'wallet: first page',
+    path: (rng, { users: ids }) => `${API_BASE}/wallets/all/${rng.pick(ids)}?limit=20`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'wallet: keyword',
+    path: (rng, { users: ids }) =>
+      `${API_BASE}/wallets/all/${rng.pick(ids)}?limit=20&keyword=${rng.pick(BENCH_WORDS)}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+  },
+  {
+    name: 'login history: first page',
+    path: (rng, { users: ids }) => `${API_BASE}/login-history/all/${rng.pick(ids)}?limit=20`,
     target: { p99Ms: FILTERED },
   },
 ];

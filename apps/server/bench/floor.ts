@@ -64,11 +64,24 @@ function requestOf(url: string) {
   let found = parsed.get(url);
   if (found) return found;
   const [path = '', search = ''] = url.split('?');
-  const list = FLOOR_LISTS.find((l) => l.route === path);
+  const list = FLOOR_LISTS.find((l) =>
+    typeof l.route === 'string' ? l.route === path : l.route.test(path),
+  );
   if (!list) return undefined;
+  // Path parameters (`(?<accountId>\d+)`) and the values the route sets itself join the query.
+  const params =
+    typeof list.route === 'string'
+      ? {}
+      : Object.fromEntries(
+          Object.entries(list.route.exec(path)?.groups ?? {}).map(([k, v]) => [k, Number(v)]),
+        );
   found = {
     list,
-    query: list.query.parse(Object.fromEntries(new URLSearchParams(search))) as never,
+    query: {
+      ...(list.query.parse(Object.fromEntries(new URLSearchParams(search))) as object),
+      ...params,
+      ...list.fixed,
+    } as never,
   };
   parsed.set(url, found);
   return found;

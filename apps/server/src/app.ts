@@ -35,6 +35,9 @@ import settingsRoutes from './features/settings/routes.ts';
 import notificationRoutes from './features/notifications/routes.ts';
 import posterRoutes from './features/posters/routes.ts';
 import videoRoutes, { videoEmbedRoutes } from './features/videos/routes.ts';
+import posterPreviewRoutes from './features/posters/preview.ts';
+import userRoutes from './features/users/routes.ts';
+import userImageRoutes from './features/users/images.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -167,6 +170,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(notificationRoutes);
       await api.register(posterRoutes);
       await api.register(videoRoutes);
+      await api.register(posterPreviewRoutes);
+      await api.register(userRoutes);
+      await api.register(userImageRoutes);
     },
     { prefix: API_BASE },
   );

@@ -75,11 +75,25 @@ const everyGrant = (): Array<[string, PermissionKind]> =>
     PERMISSION_KINDS.map((kind): [string, PermissionKind] => [menu, kind]),
   );
 
-/** Calls the route with `1` for every path parameter and no body. */
+// A user's login history is open with the users menu, a back-office account's to SUPER_ADMIN
+// only: `:accountId` names an end user, so the menu's grant alone decides.
+const appId = (
+  await s.api({ method: 'POST', url: '/master-app', token: s.adminToken, payload: { name: 'M' } })
+).json<{ result: { id: number } }>().result.id;
+const userId = (
+  await s.api({
+    method: 'POST',
+    url: '/auth/user/register',
+    token: s.adminToken,
+    payload: { name: 'Matrix User', phoneNumber: '9000000001', masterAppId: appId },
+  })
+).json<{ result: { id: number } }>().result.id;
+
+/** Calls the route with `1` for every path parameter (an end user's for `:accountId`), no body. */
 function call(route: DeclaredRoute, token?: string) {
   return s.app.inject({
     method: route.method as 'GET',
-    url: route.url.replace(/:[^/]+/g, '1'),
+    url: route.url.replace(/:accountId\b/g, String(userId)).replace(/:[^/]+/g, '1'),
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
 }

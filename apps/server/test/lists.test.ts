@@ -14,6 +14,7 @@ import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ALL_LISTS } from '../src/features/lists.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
+import { USERS_LIST } from '../src/features/users/routes.ts';
 import { TEST_DB, createPgDatabase, startServer } from './harness.ts';
 
 const s = await startServer();
@@ -472,6 +473,48 @@ describe.runIf(TEST_DB === 'sqlite')('query plans (SQLite)', () => {
         }
       }
     }
+  });
+
+  it('never scans for the users list, DELETED left out or asked for, any filters', async () => {
+    for (const status of [undefined, 'ACTIVE', 'DELETED']) {
+      for (const masterAppId of [undefined, app1]) {
+        for (const keyword of [undefined, 'asha']) {
+          const query = { limit: 10, offset: 0, role: 'USER', status, masterAppId, keyword };
+          for (const statement of s.ctx.lists.statements(USERS_LIST, query)) {
+            const lines = await plan({
+              sql: bind(statement.sql, statement.parameters),
+              parameters: [],
+            });
+            const scans = lines.filter((l) => /^SCAN \w+$/.test(l));
+            expect(scans, `${JSON.stringify(query)}: ${lines.join(' | ')}`).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('a hidden value (DELETED users)', () => {
+  it('is left out of pages and kept totals unless its filter asks for it', async () => {
+    const at = new Date().toISOString();
+    const rows = (['ACTIVE', 'DELETED', 'SUSPENDED'] as const).map((status, i) => ({
+      role: 'USER' as const,
+      name: `Hidden ${status}`,
+      phoneNumber: `80000000${i}`,
+      status,
+      masterAppId: app2,
+      createdAt: at,
+      updatedAt: at,
+    }));
+    await db.insertInto('accounts').values(rows).execute();
+    const page = (q: Record<string, unknown>) =>
+      s.ctx.lists.page(USERS_LIST, { limit: 10, offset: 0, role: 'USER', masterAppId: app2, ...q });
+    const all = await page({});
+    expect(all.total).toBe(2);
+    expect(all.result.map((r) => r.status).sort()).toEqual(['ACTIVE', 'SUSPENDED']);
+    expect((await page({ keyword: 'hidden' })).total).toBe(2);
+    expect((await page({ status: 'DELETED' })).total).toBe(1);
+    expect((await page({ status: 'DELETED', keyword: 'hid' })).result[0]!.status).toBe('DELETED');
   });
 });
 

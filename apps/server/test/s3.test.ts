@@ -353,6 +353,60 @@ describe('the media sweep with MEDIA_STORE=s3', () => {
   });
 });
 
+describe('a poster preview with MEDIA_STORE=s3', () => {
+  it('reads the images from the bucket and keeps the composed picture there', async () => {
+    const admin = s.adminToken;
+    const category = await s.api({
+      method: 'POST',
+      url: '/category',
+      token: admin,
+      payload: { name: 'S3 Preview' },
+    });
+    const poster = await s.api({
+      method: 'POST',
+      url: `/poster/only-cat/${category.json().result.id}`,
+      token: admin,
+      ...(await multipart(
+        {
+          position: 'LEFT',
+          topDefNum: '1',
+          selfDefNum: '1',
+          bottomDefNum: '1',
+          masterAppId: String(appId),
+        },
+        { file: await png(80, 120) },
+      )),
+    });
+    expect(poster.statusCode, poster.body).toBe(200);
+    const user = await s.api({
+      method: 'POST',
+      url: '/auth/user/register',
+      token: admin,
+      payload: { name: 'S3 User', phoneNumber: '9123456789', masterAppId: appId },
+    });
+    const userId = user.json().result.id as number;
+    const top = await s.api({
+      method: 'POST',
+      url: `/top/${userId}`,
+      token: admin,
+      ...(await multipart({ defNum: '1' }, { file: await png(40, 10) })),
+    });
+    expect(top.statusCode, top.body).toBe(200);
+    expect(top.json().result.image).toMatch(new RegExp(`^${escaped(endpoint)}/`));
+
+    const url = `/poster/preview/${poster.json().result.id}/${userId}`;
+    const first = await s.api({ method: 'GET', url, token: admin });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['x-preview-cache']).toBe('miss');
+    expect(first.headers['x-preview-missing']).toBe('self,bottom');
+    expect((await objects()).some((k) => k.startsWith('previews/'))).toBe(true);
+    const again = await s.api({ method: 'GET', url, token: admin });
+    expect(again.headers['x-preview-cache']).toBe('hit');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(await s.ctx.media.store.get(`previews/00/${'0'.repeat(64)}.webp`)).toBeUndefined();
+  });
+});
+
 describe('the server with MEDIA_STORE=s3', () => {
   it('serves no /media route', async () => {
     const made = await createBanner(await png(47, 23));

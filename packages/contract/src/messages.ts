@@ -101,6 +101,31 @@ export const MESSAGES = {
   notificationNotFound: 'Notification not found',
   userNotFound: 'User not found',
 
+  // Users
+  userCreated: 'User Created Successfully',
+  userUpdated: 'User Updated Successfully',
+  userDeleted: 'User deleted successfully',
+  dateLimitUpdated: 'Date Limit Updated Successfully',
+  topBannerUpdated: 'Top Banner Updated Successfully',
+  bottomBannerUpdated: 'Bottom Banner Updated Successfully',
+  phoneTaken: 'A user with this phone number already exists in this app',
+  accountNotFound: 'Account not found',
+
+  // A user's numbered images
+  topImageUploaded: 'Top image uploaded successfully',
+  selfImageUploaded: 'Self image uploaded successfully',
+  bottomImageUploaded: 'Bottom image uploaded successfully',
+  topImageUpdated: 'Top image updated successfully',
+  selfImageUpdated: 'Self image updated successfully',
+  bottomImageUpdated: 'Bottom image updated successfully',
+  topImageDeleted: 'Top image deleted successfully',
+  selfImageDeleted: 'Self image deleted successfully',
+  bottomImageDeleted: 'Bottom image deleted successfully',
+  selfPositionUpdated: 'Self image position updated successfully',
+  defNumTaken: 'This default number already exists for this user!',
+  imageNotFound: 'Image not found',
+  notImageOwner: 'This image belongs to another user',
+
   // Contact us
   contactReceived: 'Thank you, we will get back to you',
 } as const;

@@ -74,6 +74,29 @@ export const PATHS = {
   videoRemove: (id: number | string) => `/video/remove/${id}`,
   videoRemoveMany: '/video/remove-all-app',
 
+  userRegister: '/auth/user/register',
+  userList: '/account/user/list',
+  userEdit: (accountId: number | string) => `/user-details/admin/edit/${accountId}`,
+  userDateLimit: (accountId: number | string) => `/account/update-datelimit/${accountId}`,
+  userStatus: (id: number | string) => `/account/user/status/${id}`,
+  userTopBanner: (accountId: number | string) => `/user-details/top-banner/${accountId}`,
+  userBottomBanner: (accountId: number | string) => `/user-details/bottom-banner/${accountId}`,
+  userDelete: (id: number | string) => `/account/delete-user/${id}`,
+  user: (accountId: number | string) => `/account/user/${accountId}`,
+  wallets: (accountId: number | string) => `/wallets/all/${accountId}`,
+  loginHistory: (accountId: number | string) => `/login-history/all/${accountId}`,
+  loginHistoryOwn: '/login-history/own',
+
+  imageCreate: (kind: string, accountId: number | string) => `/${kind}/${accountId}`,
+  imageList: (kind: string, accountId: number | string) => `/${kind}/${accountId}`,
+  imageFile: (kind: string, id: number | string) => `/${kind}/update/${id}`,
+  imageDefNum: (kind: string, id: number | string) => `/${kind}/def-num-update/${id}`,
+  selfPosition: (id: number | string) => `/self/position/${id}`,
+  imageRemove: (kind: string, id: number | string) => `/${kind}/remove/${id}`,
+
+  posterPreview: (posterId: number | string, accountId: number | string) =>
+    `/poster/preview/${posterId}/${accountId}`,
+
   settingsCreate: (masterAppId: number | string) => `/settings/${masterAppId}`,
   settingsList: '/settings/admin',
   settingsUpdate: (id: number | string) => `/settings/update/${id}`,

@@ -68,6 +68,11 @@ export interface ListSpec<F extends string = string, O = unknown> {
   caseless: ReadonlyArray<string>;
   /** The rows of a page, with their columns and joins: `.where('b.id', 'in', ids)`. */
   rows: (db: Db, ids: IdsQuery) => SelectQueryBuilder<any, any, O>;
+  /**
+   * Rows whose `filter` holds `value` are left out unless that filter is asked for (DELETED
+   * accounts: API.md). The filter must be in every grouping set the list's totals come from.
+   */
+  hidden: { filter: F; value: string } | undefined;
 }
 
 /** A list another list's keyword searches through (`ListSpec.searchVia`). */
@@ -78,7 +83,8 @@ export type SearchVia = {
 };
 
 export function defineList<const F extends string, O>(
-  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia'> & {
+  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden'> & {
+    hidden?: { filter: F; value: string };
     order?: Order;
     sorts?: ReadonlyArray<string>;
     caseless?: ReadonlyArray<string>;
@@ -97,6 +103,7 @@ export function defineList<const F extends string, O>(
     sorts: spec.sorts ?? [],
     caseless: spec.caseless ?? [],
     searchVia: spec.searchVia ?? [],
+    hidden: spec.hidden,
   };
 }
 
@@ -245,12 +252,17 @@ export class Lists {
       return caseless.has(column) ? sql`lower(${ref})` : ref;
     };
     const n = shapeFilters.length;
+    const hidden =
+      spec.hidden && !shapeFilters.some((f) => f.key === spec.hidden!.filter)
+        ? { ...spec.hidden, column: (spec.filters as Record<string, string>)[spec.hidden.filter]! }
+        : undefined;
     const filters = shapeFilters.map((f, i) => ({ ...f, value: arg(2 + i), text: arg(2 + n + i) }));
     const pattern = arg(2 + 2 * n);
 
     const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
       let q = qb;
       for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
+      if (hidden) q = q.where(hidden.column, '<>', hidden.value) as Q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
           const search = this.#dialect.search(list, pattern);
@@ -305,7 +317,7 @@ export class Lists {
     };
 
     // The filters' total kept in list_counts, when a grouping set holds them all.
-    const g = countSet(spec, shapeFilters);
+    const g = countSet(spec, shapeFilters, hidden?.filter);
     let kept: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (g !== undefined) {
       kept = this.#db
@@ -315,12 +327,13 @@ export class Lists {
         .where('grp', '=', g);
       const set = spec.counts[g]!;
       for (const f of filters) kept = kept.where(COUNT_KEYS[set.indexOf(f.key)]!, '=', f.text);
+      if (hidden) kept = kept.where(COUNT_KEYS[set.indexOf(hidden.filter)]!, '<>', hidden.value);
     }
 
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
-    } else if (kind === 'indexed' && n === 0 && spec.searchVia.length === 0) {
+    } else if (kind === 'indexed' && n === 0 && !hidden && spec.searchVia.length === 0) {
       // Counted on the search index alone.
       const search = this.#dialect.search(spec.name, pattern);
       count = this.#db
@@ -366,11 +379,12 @@ function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>)
   return filters;
 }
 
-/** The smallest grouping set holding every filter asked for, if any. */
-function countSet(spec: ListSpec, filters: Filter[]): number | undefined {
+/** The smallest grouping set holding every filter asked for (and `also`), if any. */
+function countSet(spec: ListSpec, filters: Filter[], also?: string): number | undefined {
   let best: number | undefined;
   spec.counts.forEach((set, g) => {
     if (!filters.every((f) => set.includes(f.key))) return;
+    if (also !== undefined && !set.includes(also)) return;
     if (best === undefined || set.length < spec.counts[best]!.length) best = g;
   });
   return best;

@@ -8,12 +8,15 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
+  Activity,
+  ImageKind,
   LinkType,
   LoginDirection,
   PermissionKind,
   Role,
   Side,
   Status,
+  WalletKind,
 } from '@master-admin/contract';
 
 type Timestamp = string;
@@ -228,6 +231,45 @@ export interface ContactUsTable {
   createdAt: Timestamp;
 }
 
+/** A USER account's details beside the account (name, email and phone live on the account). */
+export interface UserDetailTable {
+  id: Generated<number>;
+  accountId: number;
+  designation: string | null;
+  adminAssignName: string | null;
+  /** Media keys. */
+  profile: string | null;
+  top: string | null;
+  bottom: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A user's numbered top, self or bottom image; (account, kind, defNum) is unique. */
+export interface UserImageTable {
+  id: Generated<number>;
+  accountId: number;
+  kind: ImageKind;
+  defNum: number;
+  /** Self images only. */
+  position: Side | null;
+  /** Media key. */
+  image: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A reward-history row, written by the content app. */
+export interface WalletTable {
+  id: Generated<number>;
+  accountId: number;
+  reward: number;
+  depositFor: Activity;
+  status: WalletKind;
+  feed: string | null;
+  createdAt: Timestamp;
+}
+
 /** Rows per list and grouping set of filter values, kept by triggers (list-structures.ts). */
 export interface ListCountTable {
   list: string;
@@ -260,6 +302,9 @@ export interface Database {
   notifications: NotificationTable;
   contactUs: ContactUsTable;
   listCounts: ListCountTable;
+  userDetails: UserDetailTable;
+  userImages: UserImageTable;
+  wallets: WalletTable;
 }
 
 export type Account = Selectable<AccountTable>;

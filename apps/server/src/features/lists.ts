@@ -12,6 +12,8 @@ import { POSTERS_LIST } from './posters/routes.ts';
 import { SETTINGS_LIST } from './settings/routes.ts';
 import { SPECIAL_DAYS_LIST } from './special-days/routes.ts';
 import { VIDEOS_LIST } from './videos/routes.ts';
+import { LOGIN_HISTORY_LIST, USERS_LIST, WALLETS_LIST } from './users/routes.ts';
+import { USER_IMAGES_LIST } from './users/images.ts';
 
 export const ALL_LISTS: readonly ListSpec[] = [
   MASTER_APPS_LIST,
@@ -26,4 +28,8 @@ export const ALL_LISTS: readonly ListSpec[] = [
   NOTIFICATIONS_LIST,
   POSTERS_LIST,
   VIDEOS_LIST,
+  USERS_LIST,
+  USER_IMAGES_LIST,
+  WALLETS_LIST,
+  LOGIN_HISTORY_LIST,
 ];

@@ -22,6 +22,10 @@ export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: strin
   ['posters', 'poster'],
   ['posters', 'video_thumb'],
   ['videos', 'video'],
+  ['user_details', 'profile'],
+  ['user_details', 'top'],
+  ['user_details', 'bottom'],
+  ['user_images', 'image'],
 ];
 
 /** Rich-text columns: an image of this app's media inside a body also keeps its file. */

@@ -10,6 +10,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -27,6 +28,8 @@ export interface MediaStore {
    */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** The stored bytes of `key`, or undefined when it is not stored. */
+  get(key: string): Promise<Buffer | undefined>;
   /** When `key` was last written (ms since the epoch), or undefined when it is not stored. */
   modifiedMs(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
@@ -96,6 +99,15 @@ export class LocalStore implements MediaStore {
 
   async exists(key: string) {
     return fs.existsSync(this.#file(key));
+  }
+
+  async get(key: string) {
+    try {
+      return await fs.promises.readFile(this.#file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   async modifiedMs(key: string) {
@@ -239,6 +251,20 @@ export class S3Store implements MediaStore {
 
   async exists(key: string) {
     return (await this.modifiedMs(key)) !== undefined;
+  }
+
+  async get(key: string) {
+    assertKey(key);
+    try {
+      const object = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
+      );
+      return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : undefined;
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404 || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw err;
+    }
   }
 
   async modifiedMs(key: string) {

@@ -292,7 +292,179 @@ async function benchUploader(handle: DatabaseHandle): Promise<number> {
   return row.id;
 }
 
+const SURNAMES = ['Sharma', 'Patel', 'Iyer', 'Khan', 'Das', 'Reddy', 'Singh', 'Nair'] as const;
+const IMAGE_KINDS = ['top', 'self', 'bottom'] as const;
+const ACTIVITY_CHOICES = ['REGISTER', 'LOGIN', 'LIKE', 'SHARED', 'POST', 'FOLLOW'] as const;
+
+/**
+ * End users over the bench apps (names of a bench word and a surname, so each word names about
+ * 1 % of them), with their details, and as many numbered images, wallet rows and login-history
+ * rows again: the oldest users have none, the newest the most (as active accounts do).
+ */
+async function seedUsers(
+  handle: DatabaseHandle,
+  rows: number,
+  progress: (done: number) => void,
+): Promise<void> {
+  const apps = await benchApps(handle);
+  const rng = randomSource();
+  const at = timeline(rows);
+  const before = await handle.db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirstOrThrow();
+  const after = Number(before.max ?? 0);
+  // Numbers above every earlier one (ids only grow), so a second load never repeats one.
+  const phone = (i: number) => `7${String(after + i + 1).padStart(9, '0')}`;
+  await bulkInsert(
+    handle,
+    'accounts',
+    [
+      { name: 'role', pgType: 'text' },
+      { name: 'name', pgType: 'text' },
+      { name: 'email', pgType: 'text' },
+      { name: 'phone_number', pgType: 'text' },
+      { name: 'status', pgType: 'text' },
+      { name: 'master_app_id', pgType: 'int' },
+      { name: 'created_at', pgType: 'timestamptz' },
+      { name: 'updated_at', pgType: 'timestamptz' },
+    ],
+    rows,
+    (i) => [
+      'USER',
+      `${rng.pick(BENCH_WORDS)} ${rng.pick(SURNAMES)}`,
+      rng.int(10) < 6 ? `user${phone(i)}@mail.test` : null,
+      phone(i),
+      rng.weighted([
+        ['ACTIVE', 80],
+        ['DEACTIVE', 8],
+        ['PENDING', 6],
+        ['SUSPENDED', 4],
+        ['DELETED', 2],
+      ]),
+      rng.pick(apps),
+      at(i),
+      at(i),
+    ],
+    (done) => progress(Math.floor(done / 4)),
+  );
+  const ids = (
+    await handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('role', '=', 'USER')
+      .where('id', '>', after)
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.id);
+  const n = ids.length;
+  const newest = (k: number) => ids[n - 1 - (k % n)]!;
+  const now = new Date().toISOString();
+  await bulkInsert(
+    handle,
+    'user_details',
+    [
+      { name: 'account_id', pgType: 'int' },
+      { name: 'designation', pgType: 'text' },
+      { name: 'created_at', pgType: 'timestamptz' },
+      { name: 'updated_at', pgType: 'timestamptz' },
+    ],
+    n,
+    (i) => [ids[i], rng.int(4) === 0 ? 'Shop owner' : null, now, now],
+  );
+  progress(Math.floor(rows / 2));
+  // Image j: the (j / 3)-th newest user's kind j % 3, numbers 1.. as the user gets more.
+  const perKind = Math.max(1, Math.floor(n / 10));
+  await bulkInsert(
+    handle,
+    'user_images',
+    [
+      { name: 'account_id', pgType: 'int' },
+      { name: 'kind', pgType: 'text' },
+      { name: 'def_num', pgType: 'int' },
+      { name: 'position', pgType: 'text' },
+      { name: 'image', pgType: 'text' },
+      { name: 'created_at', pgType: 'timestamptz' },
+      { name: 'updated_at', pgType: 'timestamptz' },
+    ],
+    rows,
+    (j) => {
+      const kind = IMAGE_KINDS[j % 3]!;
+      const user = Math.floor(j / 3);
+      return [
+        newest(user % perKind),
+        kind,
+        1 + Math.floor(user / perKind),
+        kind === 'self' ? (rng.int(2) ? 'LEFT' : 'RIGHT') : null,
+        fakeKey('user-images'),
+        now,
+        now,
+      ];
+    },
+  );
+  const tenth = Math.max(1, Math.floor(n / 10));
+  await bulkInsert(
+    handle,
+    'wallets',
+    [
+      { name: 'account_id', pgType: 'int' },
+      { name: 'reward', pgType: 'int' },
+      { name: 'deposit_for', pgType: 'text' },
+      { name: 'status', pgType: 'text' },
+      { name: 'feed', pgType: 'text' },
+      { name: 'created_at', pgType: 'timestamptz' },
+    ],
+    rows,
+    (j) => [
+      newest(j % tenth),
+      1 + rng.int(100),
+      rng.pick(ACTIVITY_CHOICES),
+      rng.weighted([
+        ['DEPOSIT', 8],
+        ['WITHDRAW', 1],
+        ['FINED', 1],
+      ]),
+      `${rng.pick(BENCH_WORDS)} reward ${j}`,
+      at(j),
+    ],
+  );
+  progress(Math.floor((rows * 3) / 4));
+  await bulkInsert(
+    handle,
+    'login_history',
+    [
+      { name: 'account_id', pgType: 'int' },
+      { name: 'ip', pgType: 'text' },
+      { name: 'status', pgType: 'text' },
+      { name: 'created_at', pgType: 'timestamptz' },
+    ],
+    rows,
+    (j) => [
+      newest(j % tenth),
+      `10.${rng.int(256)}.${rng.int(256)}.${1 + rng.int(254)}`,
+      j % 2 ? 'OUT' : 'IN',
+      at(j),
+    ],
+  );
+  progress(rows);
+  await analyze(handle, [
+    'accounts',
+    'user_details',
+    'user_images',
+    'wallets',
+    'login_history',
+    'list_counts',
+    ...(handle.sqlite ? [] : ['users_search', 'wallets_search', 'login_history_search']),
+  ]);
+}
+
 export const BENCH_AREAS: Record<string, BenchArea> = {
+  users: {
+    description:
+      `end users over ${BENCH_APPS} master apps (each named with one of ${BENCH_WORDS.length} ` +
+      'words), with as many numbered images, wallet rows and login-history rows',
+    seed: seedUsers,
+  },
   banners: {
     description: `banners over ${BENCH_APPS} master apps; each link names one of ${BENCH_WORDS.length} words`,
     async seed(handle, rows, progress) {

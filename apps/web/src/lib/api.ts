@@ -234,6 +234,30 @@ export const api = {
     return request(schema, { method, url, body: data, onProgress: onProgress ?? (() => {}) });
   },
   /**
+   * A file the server makes (an image), with the answer's headers; a failure throws the
+   * server's message as every other call does.
+   */
+  file: async (url: string): Promise<{ blob: Blob; headers: Headers }> => {
+    const headers: Record<string, string> = {};
+    const token = session.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let res: Response;
+    try {
+      res = await fetch(target({ url }), {
+        headers,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new ApiError(
+        (err as { name?: unknown } | null)?.name === 'TimeoutError'
+          ? MESSAGES.requestTimedOut
+          : MESSAGES.networkError,
+      );
+    }
+    if (!res.ok) throw failure(res.status, parse(await res.text()), res.statusText, url);
+    return { blob: await res.blob(), headers: res.headers };
+  },
+  /**
    * A JSON body. The web app sends forms (spec §7) but for sign-in and the bulk calls, whose `ids`
    * are a list (API.md, Conventions).
    */

@@ -27,8 +27,14 @@ function positiveInt(value: string | null): number | undefined {
 export function useListParams<F extends string>(
   filterNames: readonly F[],
   sorts: readonly string[] = [],
+  /**
+   * Put before every parameter's name in the URL, so that several lists on one screen (a user's
+   * wallet and login history) keep their own page, keyword and filters.
+   */
+  prefix = '',
 ) {
-  const [search, setSearch] = useSearchParams();
+  const [rawSearch, setSearch] = useSearchParams();
+  const search = { get: (name: string) => rawSearch.get(`${prefix}${name}`) };
   const page = positiveInt(search.get('page')) ?? 1;
   const requested = positiveInt(search.get('limit'));
   const limit = (PAGE_SIZES as readonly number[]).includes(requested ?? 0)
@@ -53,17 +59,17 @@ export function useListParams<F extends string>(
         (prev) => {
           const next = new URLSearchParams(prev);
           for (const [key, value] of Object.entries(changes)) {
-            if (value === undefined || value === '') next.delete(key);
-            else next.set(key, String(value));
+            if (value === undefined || value === '') next.delete(`${prefix}${key}`);
+            else next.set(`${prefix}${key}`, String(value));
           }
-          if (!('page' in changes)) next.delete('page');
-          if (next.get('page') === '1') next.delete('page');
+          if (!('page' in changes)) next.delete(`${prefix}page`);
+          if (next.get(`${prefix}page`) === '1') next.delete(`${prefix}page`);
           return next;
         },
         { replace: options.replace ?? false },
       );
     },
-    [setSearch],
+    [setSearch, prefix],
   );
 
   return {
@@ -104,15 +110,20 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
   filters?: readonly F[];
   /** The fields the server may sort this list by (the contract's `*_SORTS`). */
   sorts?: readonly string[];
+  /** Before the list's parameter names in the URL (useListParams), when a screen has several. */
+  prefix?: string;
+  /** Values every request carries, whatever the URL says (a kind of image, a side …). */
+  fixed?: Record<string, string | number>;
 }) {
   type Row = z.output<S>['result'][number];
-  const params = useListParams<F>(options.filters ?? [], options.sorts);
+  const params = useListParams<F>(options.filters ?? [], options.sorts, options.prefix);
   const query = {
     limit: params.limit,
     offset: params.offset,
     keyword: params.keyword,
     sort: params.sort,
     ...params.filters,
+    ...options.fixed,
   };
   const result = useQuery({
     queryKey: [...options.queryKey, 'list', query],

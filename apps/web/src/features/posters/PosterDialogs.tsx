@@ -22,6 +22,7 @@ import { confirmDelete } from '../../components/confirm';
 import { useGrants } from '../../lib/permissions';
 import { CategorySelect } from '../categories/CategorySelect';
 import { SpecialDaySelect } from '../special-days/SpecialDaySelect';
+import { PosterPreviewDialog } from '../users/PosterPreview';
 import {
   useChangePosterDate,
   useChangePosterDefNums,
@@ -277,7 +278,7 @@ export function CreatePosterDialog(props: {
 }
 
 export type PosterDialog = {
-  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status';
+  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status' | 'preview';
   poster: Poster;
 } | null;
 
@@ -396,6 +397,14 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         current={poster?.status}
         onSubmit={(status) => changeStatus.mutateAsync({ id: poster!.id, status })}
       />
+
+      <PosterPreviewDialog
+        opened={dialog?.kind === 'preview'}
+        onClose={close}
+        masterAppId={poster?.masterAppId ?? 0}
+        posterId={poster?.id ?? 0}
+        title={`Preview ${name} as a user gets it`}
+      />
     </>
   );
 }
@@ -404,7 +413,14 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
 export function usePosterActions(open: (dialog: PosterDialog) => void) {
   const remove = useDeletePoster();
   const grants = useGrants('poster');
+  // Choosing the user lists the app's users.
+  const mayListUsers = useGrants('users').view;
   return (poster: Poster): RowAction[] => [
+    {
+      label: 'Preview as user…',
+      allowed: mayListUsers,
+      onClick: () => open({ kind: 'preview', poster }),
+    },
     {
       label: 'Change default numbers',
       allowed: grants.update,

@@ -1,0 +1,537 @@
+/**
+ * End users (accounts of role USER): register, list, edit, date limit, status, top and bottom
+ * banners, delete (status DELETED: the files stay, so a status change restores the account);
+ * their wallet, and login history (a user's, and the caller's own).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  accountIdParams,
+  dateLimitBody,
+  deleteResponse,
+  idParams,
+  loginHistoryList,
+  loginHistoryQuery,
+  statusBody,
+  user as userSchema,
+  userCreateBody,
+  userList,
+  userListQuery,
+  userMutation,
+  userUpdateBody,
+  walletList,
+  walletListQuery,
+  type User,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { isUniqueViolation, now } from '../../db/dialect.ts';
+import { defineList } from '../../db/lists.ts';
+import type { Db } from '../../db/connect.ts';
+import { revokeSessionsOf } from '../../auth/sessions.ts';
+import { upload } from '../../media/uploads.ts';
+
+const FOLDER = 'users';
+const MENU = 'users';
+
+/** Users as the list and every answer show them. */
+export const selectUsers = (d: Db) =>
+  d
+    .selectFrom('accounts as a')
+    .innerJoin('masterApps as m', 'm.id', 'a.masterAppId')
+    .leftJoin('userDetails as d', 'd.accountId', 'a.id')
+    .select([
+      'a.id',
+      'a.phoneNumber',
+      'a.status',
+      'a.dateLimit',
+      'a.masterAppId',
+      'a.createdAt',
+      'a.updatedAt',
+      'a.name',
+      'a.email',
+      'd.id as detailId',
+      'd.designation',
+      'd.adminAssignName',
+      'd.profile',
+      'd.top',
+      'd.bottom',
+      'm.name as appName',
+    ]);
+type Row = Awaited<ReturnType<ReturnType<typeof selectUsers>['executeTakeFirstOrThrow']>>;
+
+export const USERS_LIST = defineList({
+  name: 'users',
+  table: 'accounts',
+  alias: 'a',
+  filters: { role: 'role', status: 'status', masterAppId: 'masterAppId' },
+  counts: [['role', 'status', 'masterAppId']],
+  search: ['name', 'email', 'phoneNumber'],
+  // DELETED users leave the list unless asked for (API.md, Conventions).
+  hidden: { filter: 'status', value: 'DELETED' },
+  rows: (db, ids) => selectUsers(db).where('a.id', 'in', ids),
+});
+
+export const WALLETS_LIST = defineList({
+  name: 'wallets',
+  table: 'wallets',
+  alias: 'w',
+  filters: { accountId: 'accountId' },
+  counts: [['accountId']],
+  search: ['feed'],
+  rows: (db, ids) =>
+    db
+      .selectFrom('wallets as w')
+      .select(['w.id', 'w.reward', 'w.depositFor', 'w.status', 'w.feed', 'w.createdAt'])
+      .where('w.id', 'in', ids),
+});
+
+export const LOGIN_HISTORY_LIST = defineList({
+  name: 'login_history',
+  table: 'loginHistory',
+  alias: 'h',
+  filters: { accountId: 'accountId' },
+  counts: [['accountId']],
+  search: ['ip'],
+  rows: (db, ids) =>
+    db
+      .selectFrom('loginHistory as h')
+      .select(['h.id', 'h.ip', 'h.latitude', 'h.longitude', 'h.status', 'h.createdAt'])
+      .where('h.id', 'in', ids),
+});
+
+/** A 404 that names the field whose id has no row, so a form can mark it. */
+const missing = (field: string, message: string) =>
+  new HttpError(404, message, { details: [{ path: field, message }] });
+
+const phoneTaken = () => conflict(MESSAGES.phoneTaken, 'phoneNumber');
+
+/** The USER account `id`, or a 404 (none, or not a user). */
+export async function requireUser(db: Db, id: number) {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['id', 'status', 'masterAppId'])
+    .where('id', '=', id)
+    .where('role', '=', 'USER')
+    .executeTakeFirst();
+  if (!row) throw notFound(MESSAGES.userNotFound);
+  return row;
+}
+
+const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists, media } = app.ctx;
+
+  const toUser = (row: Row): User => ({
+    id: row.id,
+    phoneNumber: row.phoneNumber ?? '',
+    status: row.status,
+    dateLimit: row.dateLimit,
+    masterAppId: row.masterAppId!,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    userDetail: {
+      id: row.detailId ?? row.id,
+      userId: row.id,
+      name: row.name,
+      email: row.email,
+      profile: media.url(row.profile ?? null),
+      top: media.url(row.top ?? null),
+      bottom: media.url(row.bottom ?? null),
+      designation: row.designation ?? null,
+      adminAssignName: row.adminAssignName ?? null,
+    },
+    masterApp: { id: row.masterAppId!, name: row.appName },
+  });
+
+  async function findUser(id: number): Promise<User> {
+    const row = await selectUsers(db)
+      .where('a.id', '=', id)
+      .where('a.role', '=', 'USER')
+      .executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.userNotFound);
+    return toUser(row);
+  }
+
+  async function requireApp(trx: Db, id: number) {
+    const found = await trx
+      .selectFrom('masterApps')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!found) throw missing('masterAppId', MESSAGES.appNotFound);
+  }
+
+  /** Runs `write`; a phone number taken in the app (the unique index said so) is a 409. */
+  async function uniquePhone<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw phoneTaken();
+      throw err;
+    }
+  }
+
+  app.post(
+    PATHS.userRegister,
+    {
+      config: { access: access.menu(MENU, 'CREATE') },
+      schema: {
+        tags: ['users'],
+        summary: 'Registers an end user of a master app',
+        description:
+          'The phone number is unique within the master app among users that are not DELETED ' +
+          '(409 otherwise); the same number in another app is allowed. A user has no password ' +
+          'and can never sign in to the back-office.',
+        body: userCreateBody,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const id = await uniquePhone(() =>
+        db.transaction().execute(async (trx) => {
+          await requireApp(trx, body.masterAppId);
+          const at = now();
+          const { id } = await trx
+            .insertInto('accounts')
+            .values({
+              role: 'USER',
+              name: body.name,
+              email: body.email ?? null,
+              phoneNumber: body.phoneNumber,
+              passwordHash: null,
+              status: 'ACTIVE',
+              masterAppId: body.masterAppId,
+              dateLimit: body.dateLimit ?? null,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('userDetails')
+            .values({
+              accountId: id,
+              designation: body.designation ?? null,
+              adminAssignName: body.adminAssignName ?? null,
+              profile: null,
+              top: null,
+              bottom: null,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .execute();
+          return id;
+        }),
+      );
+      return { message: MESSAGES.userCreated, result: await findUser(id) };
+    },
+  );
+
+  app.get(
+    PATHS.userList,
+    {
+      config: { access: access.menu(MENU, 'VIEW') },
+      schema: {
+        tags: ['users'],
+        summary:
+          'Lists users, newest first; keyword searches name, email and phone number. DELETED ' +
+          'users are left out unless status=DELETED is asked for',
+        querystring: userListQuery,
+        response: answers(userList),
+      },
+    },
+    async (request) => {
+      const page = await lists.page(USERS_LIST, { ...request.query, role: 'USER' });
+      return { result: page.result.map(toUser), total: page.total };
+    },
+  );
+
+  app.get(
+    PATHS.user(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'VIEW') },
+      schema: {
+        tags: ['users'],
+        summary: 'One user, as the list shows it (DELETED ones too)',
+        params: accountIdParams,
+        response: answers(userSchema),
+      },
+    },
+    async (request) => findUser(request.params.accountId),
+  );
+
+  /** Updates the user's account and detail columns in one transaction; answers the row. */
+  async function update(
+    id: number,
+    account: Record<string, unknown>,
+    detail: Record<string, unknown> = {},
+  ) {
+    await requireUser(db, id);
+    await uniquePhone(() =>
+      db.transaction().execute(async (trx) => {
+        const at = now();
+        if (account.masterAppId !== undefined) await requireApp(trx, account.masterAppId as number);
+        await trx
+          .updateTable('accounts')
+          .set({ ...account, updatedAt: at })
+          .where('id', '=', id)
+          .execute();
+        if (Object.keys(detail).length > 0) {
+          await trx
+            .updateTable('userDetails')
+            .set({ ...detail, updatedAt: at })
+            .where('accountId', '=', id)
+            .execute();
+        }
+      }),
+    );
+    return findUser(id);
+  }
+
+  app.patch(
+    PATHS.userEdit(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['users'],
+        summary: 'Changes any of a user’s details (at least one)',
+        description:
+          'An empty text field counts as absent; an empty dateLimit clears it. Moving the user ' +
+          'to another app or changing the phone number keeps the number unique in the app (409).',
+        params: accountIdParams,
+        body: userUpdateBody,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => {
+      const { designation, adminAssignName, dateLimit, ...account } = request.body;
+      const detail: Record<string, unknown> = {};
+      if (designation !== undefined) detail.designation = designation;
+      if (adminAssignName !== undefined) detail.adminAssignName = adminAssignName;
+      const set: Record<string, unknown> = Object.fromEntries(
+        Object.entries(account).filter(([, v]) => v !== undefined),
+      );
+      if (dateLimit !== undefined) set.dateLimit = dateLimit;
+      const result = await update(request.params.accountId, set, detail);
+      return { message: MESSAGES.userUpdated, result };
+    },
+  );
+
+  app.patch(
+    PATHS.userDateLimit(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['users'],
+        summary: 'Sets a user’s date limit, or clears it with an empty value',
+        params: accountIdParams,
+        body: dateLimitBody,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => {
+      const result = await update(request.params.accountId, {
+        dateLimit: request.body.dateLimit ?? null,
+      });
+      return { message: MESSAGES.dateLimitUpdated, result };
+    },
+  );
+
+  /** Sets the status; any but ACTIVE ends the account's sessions (API.md, Conventions). */
+  async function setStatus(id: number, status: User['status']) {
+    await requireUser(db, id);
+    await uniquePhone(() =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ status, updatedAt: now() })
+          .where('id', '=', id)
+          .execute();
+        if (status !== 'ACTIVE') await revokeSessionsOf(trx, id);
+      }),
+    );
+  }
+
+  app.put(
+    PATHS.userStatus(':id'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['users'],
+        summary: 'Changes a user’s status (a DELETED user is restored by setting another)',
+        description:
+          'Restoring a DELETED user whose phone number another user of the app has taken since ' +
+          'answers 409.',
+        params: idParams,
+        body: statusBody,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => {
+      await setStatus(request.params.id, request.body.status);
+      return { message: MESSAGES.statusUpdated, result: await findUser(request.params.id) };
+    },
+  );
+
+  /** Replaces the user's banner in `column` with the multipart image `file`. */
+  async function replaceBanner(
+    request: Parameters<typeof upload>[0],
+    id: number,
+    column: 'top' | 'bottom',
+  ) {
+    const file = upload(request, 'file', true);
+    await requireUser(db, id);
+    const key = await media.saveImage(file, FOLDER);
+    const old = await db
+      .selectFrom('userDetails')
+      .select(column)
+      .where('accountId', '=', id)
+      .executeTakeFirst();
+    const at = now();
+    if (old) {
+      await db
+        .updateTable('userDetails')
+        .set({ [column]: key, updatedAt: at })
+        .where('accountId', '=', id)
+        .execute();
+      if (old[column] !== key) await media.release([old[column]]);
+    } else {
+      await db
+        .insertInto('userDetails')
+        .values({
+          accountId: id,
+          designation: null,
+          adminAssignName: null,
+          profile: null,
+          top: column === 'top' ? key : null,
+          bottom: column === 'bottom' ? key : null,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .execute();
+    }
+    return findUser(id);
+  }
+
+  app.put(
+    PATHS.userTopBanner(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE'), uploads: { file: 'image' } },
+      schema: {
+        tags: ['users'],
+        summary: 'Sets the user’s top banner from the multipart image `file`',
+        params: accountIdParams,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => ({
+      message: MESSAGES.topBannerUpdated,
+      result: await replaceBanner(request, request.params.accountId, 'top'),
+    }),
+  );
+
+  app.put(
+    PATHS.userBottomBanner(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'UPDATE'), uploads: { file: 'image' } },
+      schema: {
+        tags: ['users'],
+        summary: 'Sets the user’s bottom banner from the multipart image `file`',
+        params: accountIdParams,
+        response: answers(userMutation),
+      },
+    },
+    async (request) => ({
+      message: MESSAGES.bottomBannerUpdated,
+      result: await replaceBanner(request, request.params.accountId, 'bottom'),
+    }),
+  );
+
+  app.delete(
+    PATHS.userDelete(':id'),
+    {
+      config: { access: access.menu(MENU, 'DELETE') },
+      schema: {
+        tags: ['users'],
+        summary:
+          'Deletes a user: status DELETED (the files stay, so setting another status restores it)',
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      await setStatus(request.params.id, 'DELETED');
+      return { message: MESSAGES.userDeleted, result: { id: request.params.id } };
+    },
+  );
+
+  app.get(
+    PATHS.wallets(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'VIEW') },
+      schema: {
+        tags: ['users'],
+        summary: 'A user’s wallet (reward history), newest first; keyword searches the feed',
+        description:
+          '`depositFor` is the activity the reward was for, `status` the kind of transaction ' +
+          '(DEPOSIT, WITHDRAW, FINED). Rows are written by the content app.',
+        params: accountIdParams,
+        querystring: walletListQuery,
+        response: answers(walletList),
+      },
+    },
+    async (request) => {
+      const { accountId } = request.params;
+      await requireUser(db, accountId);
+      return lists.page(WALLETS_LIST, { ...request.query, accountId });
+    },
+  );
+
+  app.get(
+    PATHS.loginHistory(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'VIEW') },
+      schema: {
+        tags: ['login history'],
+        summary: 'An account’s sign-ins and sign-outs, newest first; keyword searches the IP',
+        description:
+          'A USER’s history needs VIEW on the users menu; a STAFF or admin account’s is open ' +
+          'to SUPER_ADMIN only (403 otherwise).',
+        params: accountIdParams,
+        querystring: loginHistoryQuery,
+        response: answers(loginHistoryList),
+      },
+    },
+    async (request) => {
+      const { accountId } = request.params;
+      const account = await db
+        .selectFrom('accounts')
+        .select('role')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      if (!account) throw notFound(MESSAGES.accountNotFound);
+      if (account.role !== 'USER' && request.account.role !== 'SUPER_ADMIN') throw forbidden();
+      return lists.page(LOGIN_HISTORY_LIST, { ...request.query, accountId });
+    },
+  );
+
+  app.get(
+    PATHS.loginHistoryOwn,
+    {
+      config: { access: access.signedIn },
+      schema: {
+        tags: ['login history'],
+        summary: 'The caller’s own sign-ins and sign-outs, newest first; keyword searches the IP',
+        querystring: loginHistoryQuery,
+        response: answers(loginHistoryList),
+      },
+    },
+    async (request) =>
+      lists.page(LOGIN_HISTORY_LIST, { ...request.query, accountId: request.account.id }),
+  );
+};
+
+export default userRoutes;

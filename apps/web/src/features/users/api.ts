@@ -1,0 +1,204 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  PATHS,
+  PREVIEW_MISSING_HEADER,
+  deleteResponse,
+  imageList,
+  imageMutation,
+  loginHistoryList,
+  user,
+  userList,
+  userMutation,
+  walletList,
+  type ImageKind,
+  type Side,
+  type Status,
+  type UserCreateBody,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const userKeys = {
+  all: ['users'] as const,
+  one: (id: number) => ['users', 'one', id] as const,
+  images: (kind: ImageKind, id: number) => ['users', 'images', kind, id] as const,
+  wallet: (id: number) => ['users', 'wallet', id] as const,
+  history: (id: number | 'own') => ['login-history', id] as const,
+};
+export const USER_FILTERS = ['status', 'masterAppId'] as const;
+
+type Progress = { onProgress?: (percent: number) => void };
+
+export function useUserList() {
+  return useList({
+    queryKey: userKeys.all,
+    path: PATHS.userList,
+    schema: userList,
+    filters: USER_FILTERS,
+  });
+}
+
+export function useUser(id: number | undefined) {
+  return useQuery({
+    queryKey: userKeys.one(id ?? 0),
+    queryFn: () => api.get(PATHS.user(id!), user),
+    enabled: id !== undefined,
+  });
+}
+
+/** Values as the form holds them: strings, '' for none. */
+type Fields = Partial<Record<keyof UserCreateBody, string | number | undefined>>;
+
+export function useRegisterUser() {
+  return useApiMutation({
+    mutationFn: (values: Fields) => api.post(PATHS.userRegister, userMutation, values),
+    invalidates: [userKeys.all],
+  });
+}
+
+export function useEditUser() {
+  return useApiMutation({
+    mutationFn: ({ id, ...values }: Partial<Fields> & { id: number }) =>
+      api.patch(PATHS.userEdit(id), userMutation, values),
+    invalidates: [userKeys.all],
+  });
+}
+
+export function useChangeDateLimit() {
+  return useApiMutation({
+    // No limit is sent as '' (form bodies carry no null): the server clears it.
+    mutationFn: ({ id, dateLimit }: { id: number; dateLimit: string | null }) =>
+      api.patch(PATHS.userDateLimit(id), userMutation, { dateLimit: dateLimit ?? '' }),
+    invalidates: [userKeys.all],
+  });
+}
+
+export function useChangeUserStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.userStatus(id), userMutation, { status }),
+    invalidates: [userKeys.all],
+  });
+}
+
+export function useChangeBanner() {
+  return useApiMutation({
+    mutationFn: ({
+      id,
+      which,
+      file,
+      onProgress,
+    }: { id: number; which: 'top' | 'bottom'; file: File } & Progress) =>
+      api.upload(
+        'PUT',
+        which === 'top' ? PATHS.userTopBanner(id) : PATHS.userBottomBanner(id),
+        userMutation,
+        { file },
+        onProgress,
+      ),
+    invalidates: [userKeys.all],
+  });
+}
+
+export function useDeleteUser() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.userDelete(id), deleteResponse),
+    invalidates: [userKeys.all],
+  });
+}
+
+/** One kind of a user's numbered images, by number; its own page parameters in the URL. */
+export function useImageList(kind: ImageKind, accountId: number) {
+  return useList({
+    queryKey: userKeys.images(kind, accountId),
+    path: PATHS.imageList(kind, accountId),
+    schema: imageList,
+    filters: kind === 'self' ? (['position'] as const) : [],
+  });
+}
+
+export function useUploadImage(kind: ImageKind, accountId: number) {
+  return useApiMutation({
+    mutationFn: ({
+      file,
+      defNum,
+      position,
+      onProgress,
+    }: { file: File; defNum: number; position?: Side } & Progress) =>
+      api.upload(
+        'POST',
+        PATHS.imageCreate(kind, accountId),
+        imageMutation,
+        { file, defNum, ...(kind === 'self' ? { position } : {}) },
+        onProgress,
+      ),
+    invalidates: [userKeys.images(kind, accountId)],
+  });
+}
+
+export function useReplaceImage(kind: ImageKind, accountId: number) {
+  return useApiMutation({
+    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
+      api.upload('PUT', PATHS.imageFile(kind, id), imageMutation, { file }, onProgress),
+    invalidates: [userKeys.images(kind, accountId)],
+  });
+}
+
+export function useChangeImageNumber(kind: ImageKind, accountId: number) {
+  return useApiMutation({
+    mutationFn: ({ id, defNum }: { id: number; defNum: number }) =>
+      api.patch(PATHS.imageDefNum(kind, id), imageMutation, { defNum, accountId }),
+    invalidates: [userKeys.images(kind, accountId)],
+  });
+}
+
+export function useChangeSelfPosition(accountId: number) {
+  return useApiMutation({
+    mutationFn: ({ id, position }: { id: number; position: Side }) =>
+      api.patch(PATHS.selfPosition(id), imageMutation, { position }),
+    invalidates: [userKeys.images('self', accountId)],
+  });
+}
+
+export function useDeleteImage(kind: ImageKind, accountId: number) {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.imageRemove(kind, id), deleteResponse),
+    invalidates: [userKeys.images(kind, accountId)],
+  });
+}
+
+export function useWalletList(accountId: number) {
+  return useList({
+    queryKey: userKeys.wallet(accountId),
+    path: PATHS.wallets(accountId),
+    schema: walletList,
+    prefix: 'w.',
+  });
+}
+
+/** An account's login history (`own`: the caller's), with its own page parameters. */
+export function useLoginHistory(accountId: number | 'own', prefix = '') {
+  return useList({
+    queryKey: userKeys.history(accountId),
+    path: accountId === 'own' ? PATHS.loginHistoryOwn : PATHS.loginHistory(accountId),
+    schema: loginHistoryList,
+    prefix,
+  });
+}
+
+/** The poster composed for a user: an object URL of the picture, and the slots left empty. */
+export function usePosterPreview(posterId: number | undefined, accountId: number | undefined) {
+  return useQuery({
+    queryKey: ['poster-preview', posterId, accountId],
+    enabled: posterId !== undefined && accountId !== undefined,
+    queryFn: async () => {
+      const { blob, headers } = await api.file(PATHS.posterPreview(posterId!, accountId!));
+      const missing = (headers.get(PREVIEW_MISSING_HEADER) ?? '').split(',').filter(Boolean);
+      return { url: URL.createObjectURL(blob), missing: missing as ImageKind[] };
+    },
+    // Each answer is a new object URL; a stale one is simply asked again.
+    staleTime: 0,
+    gcTime: 60_000,
+  });
+}
