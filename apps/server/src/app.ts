@@ -35,6 +35,8 @@ import settingsRoutes from './features/settings/routes.ts';
 import notificationRoutes from './features/notifications/routes.ts';
 import posterRoutes from './features/posters/routes.ts';
 import videoRoutes, { videoEmbedRoutes } from './features/videos/routes.ts';
+import staffRoutes from './features/staff/routes.ts';
+import menuRoutes from './features/staff/menus.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -140,7 +142,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
-      return { schema: documentBody(schema, input.route.config?.uploads, fileLimits), url };
+      return {
+        schema: documentBody(
+          schema,
+          input.route.config?.uploads,
+          fileLimits,
+          input.route.config?.jsonBody,
+        ),
+        url,
+      };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -164,6 +174,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(notificationRoutes);
       await api.register(posterRoutes);
       await api.register(videoRoutes);
+      await api.register(staffRoutes);
+      await api.register(menuRoutes);
     },
     { prefix: API_BASE },
   );

@@ -17,3 +17,4 @@ export * from './settings.ts';
 export * from './notifications.ts';
 export * from './posters.ts';
 export * from './videos.ts';
+export * from './staff.ts';

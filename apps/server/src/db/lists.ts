@@ -57,6 +57,11 @@ export interface ListSpec<F extends string = string, O = unknown> {
    * keyword, found on that list's own search structure.
    */
   searchVia: ReadonlyArray<SearchVia>;
+  /**
+   * Rows whose filter `filter` holds `value` leave the list unless the request filters on that
+   * value (API.md: DELETED accounts). Every grouping set of `counts` must hold `filter`.
+   */
+  hidden: { filter: F; value: string } | undefined;
   /** Row order; the last column must be unique (id) so pages never overlap. */
   order: Order;
   /**
@@ -78,7 +83,8 @@ export type SearchVia = {
 };
 
 export function defineList<const F extends string, O>(
-  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia'> & {
+  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden'> & {
+    hidden?: { filter: F; value: string };
     order?: Order;
     sorts?: ReadonlyArray<string>;
     caseless?: ReadonlyArray<string>;
@@ -91,8 +97,12 @@ export function defineList<const F extends string, O>(
       if (!(key in spec.filters)) throw new Error(`${spec.name}: ${key} counted but no filter`);
     }
   }
+  if (spec.hidden && !spec.counts.every((set) => set.includes(spec.hidden!.filter))) {
+    throw new Error(`${spec.name}: every count set must hold the hidden filter`);
+  }
   return {
     ...spec,
+    hidden: spec.hidden,
     order: spec.order ?? NEWEST_FIRST,
     sorts: spec.sorts ?? [],
     caseless: spec.caseless ?? [],
@@ -248,9 +258,17 @@ export class Lists {
     const filters = shapeFilters.map((f, i) => ({ ...f, value: arg(2 + i), text: arg(2 + n + i) }));
     const pattern = arg(2 + 2 * n);
 
+    // Hidden rows leave the list unless the request asks for their value.
+    const hidden =
+      spec.hidden && !shapeFilters.some((f) => f.key === spec.hidden!.filter)
+        ? { key: spec.hidden.filter, value: spec.hidden.value }
+        : undefined;
+    const hiddenColumn = hidden ? (spec.filters as Record<string, string>)[hidden.key]! : '';
+
     const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
       let q = qb;
       for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
+      if (hidden) q = q.where(hiddenColumn, '<>', sql.lit(hidden.value)) as Q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
           const search = this.#dialect.search(list, pattern);
@@ -315,12 +333,15 @@ export class Lists {
         .where('grp', '=', g);
       const set = spec.counts[g]!;
       for (const f of filters) kept = kept.where(COUNT_KEYS[set.indexOf(f.key)]!, '=', f.text);
+      if (hidden) {
+        kept = kept.where(COUNT_KEYS[set.indexOf(hidden.key)]!, '<>', sql.lit(hidden.value));
+      }
     }
 
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
-    } else if (kind === 'indexed' && n === 0 && spec.searchVia.length === 0) {
+    } else if (kind === 'indexed' && n === 0 && !hidden && spec.searchVia.length === 0) {
       // Counted on the search index alone.
       const search = this.#dialect.search(spec.name, pattern);
       count = this.#db

@@ -9,6 +9,7 @@ import { authChanges } from './migrations/0005-auth-changes.ts';
 import { sorts } from './migrations/0006-sorts.ts';
 import { posters } from './migrations/0007-posters.ts';
 import { videos } from './migrations/0008-videos.ts';
+import { staff } from './migrations/0010-staff.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -21,6 +22,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0006-sorts': sorts(),
     '0007-posters': posters(d),
     '0008-videos': videos(d),
+    '0010-staff': staff(d),
   };
 }
 

@@ -11,6 +11,7 @@ import { PAGES_LIST } from './pages/routes.ts';
 import { POSTERS_LIST } from './posters/routes.ts';
 import { SETTINGS_LIST } from './settings/routes.ts';
 import { SPECIAL_DAYS_LIST } from './special-days/routes.ts';
+import { STAFF_LIST } from './staff/routes.ts';
 import { VIDEOS_LIST } from './videos/routes.ts';
 
 export const ALL_LISTS: readonly ListSpec[] = [
@@ -26,4 +27,5 @@ export const ALL_LISTS: readonly ListSpec[] = [
   NOTIFICATIONS_LIST,
   POSTERS_LIST,
   VIDEOS_LIST,
+  STAFF_LIST,
 ];
