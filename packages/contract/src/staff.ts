@@ -89,6 +89,7 @@ export const staffEditForm = staffCreateBody.pick({
   phoneNumber: true,
   roles: true,
 });
+export type StaffEditForm = z.infer<typeof staffEditForm>;
 
 export const staffPasswordBody = z.strictObject({ password });
 export type StaffPasswordBody = z.input<typeof staffPasswordBody>;

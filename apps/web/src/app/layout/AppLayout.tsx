@@ -27,21 +27,20 @@ import {
 } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
-import { useMayOpen } from '../../lib/permissions';
+import { permissionKeys } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
 
-/** The links the account may open (none that need a grant until its grants are known). */
+/**
+ * The links: the same for every account (spec §2); a screen the account may not view says
+ * "Access Denied!" (components/AccessDenied.tsx).
+ */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
-  const mayOpen = useMayOpen();
-  const shown = props.items.filter((item) =>
-    mayOpen ? mayOpen(item) : !item.menu && !item.superAdmin,
-  );
-  return shown.map(({ label, to, icon: Icon }) => (
+  return props.items.map(({ label, to, icon: Icon }) => (
     <NavLink
       key={to}
       component={RouterNavLink}
@@ -118,6 +117,12 @@ function Shell() {
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
+
+  // A refusal means the grants changed: read them again, so screens and buttons follow.
+  useEffect(() => {
+    setForbiddenHandler(() => void client.invalidateQueries({ queryKey: permissionKeys.mine }));
+    return () => setForbiddenHandler(() => undefined);
+  }, [client]);
 
   const logout = async () => {
     try {
