@@ -7,6 +7,7 @@ import {
   Group,
   Menu,
   Paper,
+  SimpleGrid,
   Stack,
   Switch,
   Table,
@@ -15,12 +16,14 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconDots } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   PERMISSION_KINDS,
   type MenuPermissionGroup,
   type PermissionEntry,
   type PermissionKind,
 } from '@master-admin/contract';
+import { PHONE_QUERY } from '../../components/DataTable';
 import { useBulkPermissions, useSetPermission } from './api';
 
 export const KIND_LABELS: Record<PermissionKind, string> = {
@@ -44,6 +47,7 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
   const [saveEach, setSaveEach] = useState(false);
   const single = useSetPermission('user-permissions');
   const bulk = useBulkPermissions();
+  const phone = useMediaQuery(PHONE_QUERY) ?? false;
 
   const entries = useMemo(
     () => new Map(perms.flatMap((g) => g.userPermission.map((e) => [e.id, e]))),
@@ -82,6 +86,104 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
   const column = (kind: PermissionKind) =>
     perms.flatMap((g) => g.userPermission.filter((e) => e.permission.name === kind));
 
+  const columnMenu = (kind: PermissionKind) => (
+    <Menu position="bottom" withinPortal>
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          size="compact-xs"
+          rightSection={<IconChevronDown size={12} />}
+          aria-label={`${KIND_LABELS[kind]}: grant or revoke for every menu`}
+          disabled={pending}
+        >
+          {KIND_LABELS[kind]}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => set(column(kind), true)}>
+          Grant {KIND_LABELS[kind]} on every menu
+        </Menu.Item>
+        <Menu.Item color="red" onClick={() => set(column(kind), false)}>
+          Revoke {KIND_LABELS[kind]} on every menu
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+
+  const rowMenu = (group: MenuPermissionGroup) => (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={`Actions for ${group.title}`}
+          disabled={pending}
+        >
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => set(group.userPermission, true)}>
+          Grant all on {group.title}
+        </Menu.Item>
+        <Menu.Item color="red" onClick={() => set(group.userPermission, false)}>
+          Revoke all on {group.title}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+
+  const menuLink = (group: MenuPermissionGroup) => (
+    <div>
+      <Anchor component={Link} to={menuPermissionsPath(group.id, accountId)} size="sm">
+        {group.title}
+      </Anchor>
+      <Text size="xs" c="dimmed">
+        {group.name}
+      </Text>
+    </div>
+  );
+
+  const toggle = (group: MenuPermissionGroup, kind: PermissionKind, label?: string) => {
+    const e = group.userPermission.find((p) => p.permission.name === kind);
+    return e ? (
+      <Switch
+        aria-label={`${group.title}: ${KIND_LABELS[kind]}`}
+        label={label}
+        checked={value(e)}
+        disabled={saveEach && pending}
+        onChange={(ev) => set([e], ev.currentTarget.checked)}
+      />
+    ) : null;
+  };
+
+  // On a phone: a card per menu with its four switches, and the per-kind menus above them.
+  const cards = (
+    <Stack gap="xs">
+      <Group gap={4} wrap="wrap">
+        <Text size="sm" c="dimmed" mr={4}>
+          Every menu:
+        </Text>
+        {PERMISSION_KINDS.map((kind) => (
+          <span key={kind}>{columnMenu(kind)}</span>
+        ))}
+      </Group>
+      {perms.map((group) => (
+        <Paper key={group.id} withBorder radius="sm" p="sm">
+          <Group justify="space-between" wrap="nowrap" mb={6}>
+            {menuLink(group)}
+            {rowMenu(group)}
+          </Group>
+          <SimpleGrid cols={2} spacing="xs" verticalSpacing={8}>
+            {PERMISSION_KINDS.map((kind) => (
+              <div key={kind}>{toggle(group, kind, KIND_LABELS[kind])}</div>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      ))}
+    </Stack>
+  );
+
   return (
     <Paper withBorder radius="md" p="md">
       <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
@@ -98,96 +200,40 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
           onChange={(e) => setSaveEach(e.currentTarget.checked)}
         />
       </Group>
-      <Table.ScrollContainer minWidth={360}>
-        <Table verticalSpacing={6} horizontalSpacing="xs" striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Menu</Table.Th>
-              {PERMISSION_KINDS.map((kind) => (
-                <Table.Th key={kind} w={72} ta="center">
-                  <Menu position="bottom" withinPortal>
-                    <Menu.Target>
-                      <Button
-                        variant="subtle"
-                        size="compact-xs"
-                        rightSection={<IconChevronDown size={12} />}
-                        aria-label={`${KIND_LABELS[kind]}: grant or revoke for every menu`}
-                        disabled={pending}
-                      >
-                        {KIND_LABELS[kind]}
-                      </Button>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item onClick={() => set(column(kind), true)}>
-                        Grant {KIND_LABELS[kind]} on every menu
-                      </Menu.Item>
-                      <Menu.Item color="red" onClick={() => set(column(kind), false)}>
-                        Revoke {KIND_LABELS[kind]} on every menu
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+      {phone ? (
+        cards
+      ) : (
+        <Table.ScrollContainer minWidth={520}>
+          <Table verticalSpacing={6} horizontalSpacing="xs" striped highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Menu</Table.Th>
+                {PERMISSION_KINDS.map((kind) => (
+                  <Table.Th key={kind} w={72} ta="center">
+                    {columnMenu(kind)}
+                  </Table.Th>
+                ))}
+                <Table.Th w={40}>
+                  <VisuallyHidden>Row actions</VisuallyHidden>
                 </Table.Th>
-              ))}
-              <Table.Th w={40}>
-                <VisuallyHidden>Row actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {perms.map((group) => (
-              <Table.Tr key={group.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={menuPermissionsPath(group.id, accountId)} size="sm">
-                    {group.title}
-                  </Anchor>
-                  <Text size="xs" c="dimmed">
-                    {group.name}
-                  </Text>
-                </Table.Td>
-                {PERMISSION_KINDS.map((kind) => {
-                  const e = group.userPermission.find((p) => p.permission.name === kind);
-                  return (
-                    <Table.Td key={kind}>
-                      {e && (
-                        <Group justify="center">
-                          <Switch
-                            aria-label={`${group.title}: ${KIND_LABELS[kind]}`}
-                            checked={value(e)}
-                            disabled={saveEach && pending}
-                            onChange={(ev) => set([e], ev.currentTarget.checked)}
-                          />
-                        </Group>
-                      )}
-                    </Table.Td>
-                  );
-                })}
-                <Table.Td>
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        aria-label={`Actions for ${group.title}`}
-                        disabled={pending}
-                      >
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item onClick={() => set(group.userPermission, true)}>
-                        Grant all on {group.title}
-                      </Menu.Item>
-                      <Menu.Item color="red" onClick={() => set(group.userPermission, false)}>
-                        Revoke all on {group.title}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
-                </Table.Td>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            </Table.Thead>
+            <Table.Tbody>
+              {perms.map((group) => (
+                <Table.Tr key={group.id}>
+                  <Table.Td>{menuLink(group)}</Table.Td>
+                  {PERMISSION_KINDS.map((kind) => (
+                    <Table.Td key={kind}>
+                      <Group justify="center">{toggle(group, kind)}</Group>
+                    </Table.Td>
+                  ))}
+                  <Table.Td>{rowMenu(group)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       {!saveEach && (
         <Stack
           pos="sticky"

@@ -96,7 +96,7 @@ export default function StaffProfilePage() {
       />
       <Stack gap="md">
         <Paper withBorder radius="md" p="md">
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} spacing="md">
             <DetailFact label="Email">{staff.staffDetail[0]?.email ?? '—'}</DetailFact>
             <DetailFact label="Phone">{staff.phoneNumber ?? '—'}</DetailFact>
             <DetailFact label="Job title">{staff.roles ?? '—'}</DetailFact>
