@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import {
   ActionIcon,
   Anchor,
-  Badge,
   Button,
   Group,
   Menu,
@@ -244,17 +243,15 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
           style={{ borderTop: '1px solid var(--mantine-color-default-border)', zIndex: 2 }}
         >
           <Group justify="space-between" wrap="wrap" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {changes.length === 0 ? (
-                'No unsaved changes'
-              ) : (
-                <>
-                  <Badge variant="light" mr={6}>
-                    {changes.length}
-                  </Badge>
-                  unsaved {changes.length === 1 ? 'change' : 'changes'}
-                </>
-              )}
+            <Text
+              size="sm"
+              c={changes.length === 0 ? 'dimmed' : undefined}
+              fw={changes.length === 0 ? undefined : 600}
+              aria-live="polite"
+            >
+              {changes.length === 0
+                ? 'No unsaved changes'
+                : `${changes.length} unsaved ${changes.length === 1 ? 'change' : 'changes'}`}
             </Text>
             <Group gap="sm">
               <Button
