@@ -63,7 +63,10 @@ export async function lockStaffAndMenus(trx: Db) {
   }
 }
 
-/** One user-permission row per (menu, kind) for a staff account: the grants true, others false. */
+/**
+ * One user-permission row per (menu, kind) for a staff account: the grants true, others false.
+ * Runs within the transaction that creates the account.
+ */
 export async function createPermissionRows(db: Db, accountId: number, grants: Grants = {}) {
   await lockStaffAndMenus(db);
   const menus = await db.selectFrom('menus').select(['id', 'name']).execute();
