@@ -8,6 +8,7 @@ import {
   type PermissionEntry,
   type Staff,
 } from '@master-admin/contract';
+import { createPermissionRows } from '../src/features/accounts/service.ts';
 import { startServer } from './harness.ts';
 
 const s = await startServer();
@@ -388,6 +389,45 @@ describe('menus', () => {
     // A staff account made afterwards has them too.
     const later = await createStaff();
     expect((await permsOf(later.id)).at(-1)!.userPermission).toHaveLength(4);
+  });
+
+  it('gives staff made while a menu is made that menu’s rows too', async () => {
+    // A staff account's transaction has read the menus; a menu is created before it commits.
+    let menuCall: Promise<Res> | undefined;
+    await s.ctx.db.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      const { id } = await trx
+        .insertInto('accounts')
+        .values({
+          role: 'STAFF',
+          email: 'racer@staff.test',
+          status: 'ACTIVE',
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await createPermissionRows(trx, id);
+      menuCall = call('POST', '/menus', { name: 'racing', title: 'Racing' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const menu = await menuCall!;
+    expect(menu.statusCode, menu.body).toBe(200);
+    const missing = await s.ctx.db
+      .selectFrom('accounts as a')
+      .crossJoin('menus as m')
+      .crossJoin('permissions as p')
+      .leftJoin('userPermissions as up', (join) =>
+        join
+          .onRef('up.accountId', '=', 'a.id')
+          .onRef('up.menuId', '=', 'm.id')
+          .onRef('up.permissionId', '=', 'p.id'),
+      )
+      .select(['a.id', 'm.name'])
+      .where('a.role', '=', 'STAFF')
+      .where('up.id', 'is', null)
+      .execute();
+    expect(missing).toEqual([]);
   });
 
   it('refuses a taken name, bad names and unknown keys, adding nothing', async () => {
