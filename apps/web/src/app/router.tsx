@@ -4,7 +4,7 @@ import { setUnauthorizedHandler } from '../lib/api';
 import { Loading } from '../components/Loading';
 import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
-import { guarded } from '../components/AccessDenied';
+import type { ScreenHandle } from '../components/AccessDenied';
 import type { ScreenAccess } from '../lib/permissions';
 import { RequireAuth, type SignInState } from './layout/RequireAuth';
 import SignInPage from '../features/auth/SignInPage';
@@ -12,13 +12,16 @@ import SignInPage from '../features/auth/SignInPage';
 /**
  * A route whose screen is loaded on demand ("Loading..." meanwhile). `access` says who may open
  * it (API.md, Roles and permissions): VIEW on a menu, or only a SUPER_ADMIN; anyone else sees
- * "Access Denied!" and the screen's calls are not made.
+ * "Access Denied!" and the screen's calls are not made (the shell's GuardedOutlet).
  */
 function screen(
   load: () => Promise<{ default: ComponentType }>,
   access: ScreenAccess = {},
-): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: guarded(access, (await load()).default) }) };
+): Pick<RouteObject, 'lazy' | 'handle'> {
+  return {
+    lazy: async () => ({ Component: (await load()).default }),
+    handle: { access } satisfies ScreenHandle,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { ComponentType } from 'react';
 import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
+import { Outlet, useMatches } from 'react-router';
 import { MESSAGES } from '@master-admin/contract';
 import { useMayOpen, type ScreenAccess } from '../lib/permissions';
 import { Loading } from './Loading';
@@ -23,27 +23,25 @@ export function AccessDenied() {
   );
 }
 
+/** What a route says about who may open its screen (app/router.tsx). */
+export type ScreenHandle = { access?: ScreenAccess };
+
 /**
- * Shows `Screen` only to an account that may open it; any other sees "Access Denied!", and the
- * screen's calls, which the server would refuse, are never made.
+ * The shell's outlet: the screen of the route, shown only to an account that may open it (the
+ * route's `handle.access`); any other sees "Access Denied!", and the screen's calls, which the
+ * server would refuse, are never made.
  */
-export function guarded(access: ScreenAccess, Screen: ComponentType): ComponentType {
-  if (!access.menu && !access.superAdmin) return Screen;
-  function Guarded() {
-    const { allowed, error, retry } = useMayOpen(access);
-    if (allowed === undefined) {
-      return error ? (
-        <RecordLoadError
-          title="Your permissions could not be loaded"
-          error={error}
-          onRetry={retry}
-        />
-      ) : (
-        <Loading />
-      );
-    }
-    return allowed ? <Screen /> : <AccessDenied />;
+export function GuardedOutlet() {
+  const matches = useMatches();
+  const access = (matches.at(-1)?.handle as ScreenHandle | undefined)?.access ?? {};
+  const { allowed, error, retry } = useMayOpen(access);
+  if (!access.menu && !access.superAdmin) return <Outlet />;
+  if (allowed === undefined) {
+    return error ? (
+      <RecordLoadError title="Your permissions could not be loaded" error={error} onRetry={retry} />
+    ) : (
+      <Loading />
+    );
   }
-  Guarded.displayName = `Guarded(${Screen.displayName ?? Screen.name})`;
-  return Guarded;
+  return allowed ? <Outlet /> : <AccessDenied />;
 }

@@ -18,18 +18,13 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
-import {
-  NavLink as RouterNavLink,
-  Outlet,
-  useLocation,
-  useNavigate,
-  useNavigation,
-} from 'react-router';
+import { NavLink as RouterNavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
 import { api, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
+import { GuardedOutlet } from '../../components/AccessDenied';
 import { permissionKeys } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
@@ -204,7 +199,7 @@ function Shell() {
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
       <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
-        {loadingRoute ? <Loading /> : <Outlet />}
+        {loadingRoute ? <Loading /> : <GuardedOutlet />}
       </AppShell.Main>
     </AppShell>
   );
