@@ -36,9 +36,9 @@ const phoneNumber = text(STAFF_PHONE_MAX).regex(STAFF_PHONE_NUMBER, {
 });
 /** A job title shown in the staff list ("Editor"); the account's access role is always STAFF. */
 const roles = text(STAFF_ROLES_MAX);
-const password = plainText(PASSWORD_MAX).min(PASSWORD_MIN, {
-  error: `Must be at least ${PASSWORD_MIN} characters`,
-});
+const password = plainText(PASSWORD_MAX)
+  .min(1, { error: 'Required' })
+  .min(PASSWORD_MIN, { error: `Must be at least ${PASSWORD_MIN} characters` });
 
 export const staffDetail = z.object({
   id: z.number().int(),
