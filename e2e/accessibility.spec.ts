@@ -24,7 +24,7 @@ const STATUSES = ['ACTIVE', 'DEACTIVE', 'DELETED', 'SUSPENDED', 'PENDING'];
 
 let context: BrowserContext;
 let page: Page;
-const seeded = { blogId: 0, blogTitle: '', pageId: 0, pageTitle: '' };
+const seeded = { blogId: 0, blogTitle: '', pageId: 0, pageTitle: '', staffId: 0, staffName: '' };
 
 /**
  * One row in every list, so the checks see rows, status menus and row actions; then the page
@@ -73,6 +73,17 @@ test.beforeAll(async ({ browser, sql }) => {
     form: { name: unique('A11y day'), month: '1', day: '14' },
   });
   await api('post', '/faqs', { form: { question: unique('A11y question?'), answer: 'Yes.' } });
+  seeded.staffName = unique('A11y staff');
+  const staff = await api('post', '/account/add-staff', {
+    form: {
+      name: seeded.staffName,
+      email: `a11y-${Date.now()}@e2e.test`,
+      phoneNumber: `+1${String(Date.now()).slice(-10)}`,
+      password: 'a11y-password-1',
+      roles: 'Editor',
+    },
+  });
+  seeded.staffId = staff.id;
   await api('post', `/settings/${app.id}`, {
     multipart: { title: 'A11y posters', logo: await pngFile('logo.png', '#1f7a4d') },
   });
@@ -183,6 +194,24 @@ const SCREENS: Screen[] = [
     path: () => '/notification',
     heading: () => 'Notifications',
     ready: firstRow('Notifications'),
+  },
+  {
+    name: 'staff',
+    path: () => '/staff-details',
+    heading: () => 'Staff',
+    ready: firstRow('Staff'),
+  },
+  {
+    name: 'a staff member',
+    path: () => `/account/staff/profile/${seeded.staffId}`,
+    heading: () => seeded.staffName,
+    ready: () => page.getByRole('switch', { name: 'Categories: View' }),
+  },
+  {
+    name: 'menus',
+    path: () => '/menus',
+    heading: () => 'Menus',
+    ready: firstRow('Menus'),
   },
   {
     name: 'account',

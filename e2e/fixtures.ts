@@ -88,9 +88,9 @@ export const now = () => new Date().toISOString();
 
 /**
  * A new, active back-office account (a SUPER_ADMIN unless told) that signs in with ADMIN.password:
- * its password hash is copied from the first admin (the server has no call to create back-office
- * accounts yet), so tests that change a password leave the first admin alone. A STAFF account
- * holds only `grants` (menu name → VIEW, CREATE, UPDATE, DELETE).
+ * its password hash is copied from the first admin (quicker than the staff calls, and the only way
+ * to another SUPER_ADMIN), so tests that change a password leave the first admin alone. A STAFF
+ * account holds only `grants` (menu name → VIEW, CREATE, UPDATE, DELETE).
  */
 export async function newBackOfficeAccount(
   sql: Sql,
@@ -127,7 +127,10 @@ export async function submitSignIn(page: Page, email: string, password: string) 
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Opens the sign-in screen, signs in and waits for the dashboard. */
+/**
+ * Opens the sign-in screen, signs in and waits for the first screen: the dashboard, or "Access
+ * Denied!" for a staff account that may not view it.
+ */
 export async function signIn(
   page: Page,
   email: string = ADMIN.email,
@@ -136,7 +139,9 @@ export async function signIn(
   await page.goto('/auth/sign-in');
   await submitSignIn(page, email, password);
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: /^(Dashboard|Access Denied!)$/, level: 2 }),
+  ).toBeVisible();
 }
 
 /** Opens an area from the side menu and waits for its heading. */

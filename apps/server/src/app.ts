@@ -38,6 +38,8 @@ import videoRoutes, { videoEmbedRoutes } from './features/videos/routes.ts';
 import posterPreviewRoutes from './features/posters/preview.ts';
 import userRoutes from './features/users/routes.ts';
 import userImageRoutes from './features/users/images.ts';
+import staffRoutes from './features/staff/routes.ts';
+import menuRoutes from './features/staff/menus.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -146,7 +148,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
-      return { schema: documentBody(schema, input.route.config?.uploads, fileLimits), url };
+      return {
+        schema: documentBody(
+          schema,
+          input.route.config?.uploads,
+          fileLimits,
+          input.route.config?.jsonBody,
+        ),
+        url,
+      };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -173,6 +183,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(posterPreviewRoutes);
       await api.register(userRoutes);
       await api.register(userImageRoutes);
+      await api.register(staffRoutes);
+      await api.register(menuRoutes);
     },
     { prefix: API_BASE },
   );

@@ -15,7 +15,6 @@ import {
 } from '@master-admin/contract';
 import { registerAccessCheck, type DeclaredRoute } from '../src/http/access.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
-import { now } from '../src/db/dialect.ts';
 import { startServer } from './harness.ts';
 
 const s = await startServer();
@@ -44,30 +43,41 @@ const kindIds = new Map(
   ]),
 );
 
-/** Gives the subject staff account exactly these (menu, kind) grants and nothing else. */
+/** The subject's permission rows, by "menu/kind". */
+const subjectRows = new Map(
+  (
+    await s.ctx.db
+      .selectFrom('userPermissions')
+      .select(['id', 'menuId', 'permissionId'])
+      .where('accountId', '=', subject.id)
+      .execute()
+  ).map((r) => [`${r.menuId}/${r.permissionId}`, r.id]),
+);
+
+/**
+ * Gives the subject staff account exactly these (menu, kind) grants and nothing else, the way the
+ * owner does: one all-or-nothing `user-permissions/bulk` call, seen by the very next call.
+ */
 async function grantExactly(pairs: Array<[string, PermissionKind]>) {
-  const db = s.ctx.db;
-  await db
-    .updateTable('userPermissions')
-    .set({ status: false, updatedAt: now() })
-    .where('accountId', '=', subject.id)
-    .execute();
-  if (pairs.length === 0) return;
-  await db
-    .updateTable('userPermissions')
-    .set({ status: true, updatedAt: now() })
-    .where('accountId', '=', subject.id)
-    .where((eb) =>
-      eb.or(
-        pairs.map(([menu, kind]) =>
-          eb.and([
-            eb('menuId', '=', menuIds.get(menu)!),
-            eb('permissionId', '=', kindIds.get(kind)!),
-          ]),
-        ),
-      ),
-    )
-    .execute();
+  const wanted = new Set(pairs.map(([menu, kind]) => `${menuIds.get(menu)}/${kindIds.get(kind)}`));
+  const items = [...subjectRows].map(([key, id]) => ({ id, status: wanted.has(key) }));
+  const res = await s.app.inject({
+    method: 'PUT',
+    url: `${API_BASE}/user-permissions/bulk/${subject.id}`,
+    headers: { authorization: `Bearer ${await s.tokenFor(rootId)}` },
+    payload: { items },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** What `account/me/permissions` tells the subject it may do. */
+async function subjectGrants() {
+  const res = await s.app.inject({
+    url: `${API_BASE}/account/me/permissions`,
+    headers: { authorization: `Bearer ${await s.tokenFor(subject.id)}` },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().grants as Record<string, string[]>;
 }
 
 const everyGrant = (): Array<[string, PermissionKind]> =>
@@ -151,6 +161,36 @@ describe('the list of declared routes', () => {
       action: 'UPDATE',
     });
     expect(rule('GET', '/master-app/options')).toEqual({ kind: 'signedIn' });
+    expect(rule('GET', '/account/me/permissions')).toEqual({ kind: 'signedIn' });
+  });
+
+  it('keeps staff, menus and permissions to SUPER_ADMIN, whatever the grants', () => {
+    const owners = routes.filter((r) =>
+      /^\/(account\/(add-staff|stafflist|staff\/|update\/staff|remove-staff)|menus|permissions|user-permissions)/.test(
+        r.url.slice(API_BASE.length),
+      ),
+    );
+    expect(owners.map((r) => `${r.method} ${r.url.slice(API_BASE.length)}`).sort()).toEqual(
+      [
+        'POST /account/add-staff',
+        'GET /account/stafflist',
+        'GET /account/staff/profile/:id',
+        'PATCH /account/update/staff/:id',
+        'PATCH /account/staff/password/:id',
+        'PUT /account/staff/status/:id',
+        'DELETE /account/remove-staff/:id',
+        'POST /menus',
+        'GET /menus/all',
+        'PATCH /menus/:id',
+        'DELETE /menus/remove/:id',
+        'GET /permissions/:menuId/:accountId',
+        'PUT /permissions/status/:id',
+        'GET /user-permissions/list/:accountId',
+        'PUT /user-permissions/status/:id',
+        'PUT /user-permissions/bulk/:accountId',
+      ].sort(),
+    );
+    for (const route of owners) expect(route.access, route.url).toEqual({ kind: 'superAdmin' });
   });
 
   it('names only seeded menus and permission kinds', () => {
@@ -211,6 +251,7 @@ describe.each(routes.map((route) => ({ route, name: `${route.method} ${route.url
       expectDenied(await asSubject(route), `${name} as staff without permissions`);
 
       await grantExactly([[menu, action]]);
+      expect(await subjectGrants()).toEqual({ [menu]: [action] });
       expectLetThrough(
         await asSubject(route),
         `${name} as staff holding exactly ${menu}/${action}`,

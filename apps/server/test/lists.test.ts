@@ -13,6 +13,7 @@ import { Lists, structureOf } from '../src/db/lists.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ALL_LISTS } from '../src/features/lists.ts';
+import { STAFF_LIST } from '../src/features/staff/routes.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
 import { USERS_LIST } from '../src/features/users/routes.ts';
 import { TEST_DB, createPgDatabase, startServer } from './harness.ts';
@@ -515,6 +516,29 @@ describe('a hidden value (DELETED users)', () => {
     expect((await page({ keyword: 'hidden' })).total).toBe(2);
     expect((await page({ status: 'DELETED' })).total).toBe(1);
     expect((await page({ status: 'DELETED', keyword: 'hid' })).result[0]!.status).toBe('DELETED');
+  });
+});
+
+describe.runIf(TEST_DB === 'sqlite')('a list with hidden rows (staff: DELETED)', () => {
+  it('pages and counts from indexes and kept counts, with or without the hidden value', async () => {
+    const plan = async (source: string, parameters: readonly unknown[]) =>
+      (
+        await sql
+          .raw<{ detail: string }>(`explain query plan ${bind(source, parameters)}`)
+          .execute(s.ctx.database.db.withoutPlugins())
+      ).rows.map((r) => r.detail);
+    for (const status of [undefined, 'ACTIVE', 'DELETED']) {
+      for (const keyword of [undefined, 'editor']) {
+        const query = { limit: 10, offset: 0, role: 'STAFF', status, keyword };
+        for (const statement of s.ctx.lists.statements(STAFF_LIST, query)) {
+          const lines = await plan(statement.sql, statement.parameters);
+          const scans = lines.filter((l) => /^SCAN \w+$/.test(l));
+          expect(scans, `${JSON.stringify(query)}: ${lines.join(' | ')}`).toEqual([]);
+          if (status === undefined) expect(statement.sql).toContain(`<> 'DELETED'`);
+          else expect(statement.sql).not.toContain(`<> 'DELETED'`);
+        }
+      }
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { notifications } from '@mantine/notifications';
 import { server } from './server';
 
 // jsdom lacks what Mantine measures with.
@@ -37,6 +38,8 @@ window.scrollTo = () => {};
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => {
   cleanup();
+  // Toasts live in a store of their own: one test's must not reach the next.
+  notifications.clean();
   server.resetHandlers();
   localStorage.clear();
 });

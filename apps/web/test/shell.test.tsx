@@ -48,19 +48,52 @@ describe('the shell', () => {
     expect(screen.getByTestId('login-id')).toHaveTextContent('boss@example.com');
   });
 
-  it('shows a staff account the same menu as everyone (the spec keeps it one for all)', async () => {
+  it('shows a staff account the same sidebar, and “Access Denied!” on a screen it may not view', async () => {
+    let bannerCalls = 0;
+    let staffCalls = 0;
     server.use(
       apps(),
-      staffGrants({ banner: ['VIEW'], faqs: ['VIEW', 'CREATE'] }),
-      http.get(api('/banner/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      staffGrants({ faqs: ['VIEW'], staff: ['VIEW'], menus: ['VIEW'] }),
+      http.get(api('/banner/list'), () => {
+        bannerCalls += 1;
+        return HttpResponse.json({ result: [], total: 0 });
+      }),
+      http.get(api('/account/stafflist'), () => {
+        staffCalls += 1;
+        return HttpResponse.json({ result: [], total: 0 });
+      }),
     );
-    renderApp('/banner', { signedInAs: 'clerk@example.com' });
+    const { router } = renderApp('/banner', { signedInAs: 'clerk@example.com' });
     const nav = await screen.findByRole('navigation', { name: 'Areas' });
-    await within(nav).findByRole('link', { name: 'Banners' });
     const labels = [...nav.querySelectorAll('a, button')].map((el) => el.textContent);
-    expect(labels).toContain('Staff List');
-    expect(labels).toContain('Menus');
     expect(labels).toHaveLength(19);
+    expect(labels).toContain('Staff List');
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+    // Staff and menus are the owner's, whatever the grants.
+    await userEvent.click(within(nav).getByRole('link', { name: 'Staff List' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/staff-details'));
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+    await userEvent.click(within(nav).getByRole('link', { name: 'FAQs' }));
+    expect(await screen.findByRole('heading', { name: 'FAQs' })).toBeInTheDocument();
+    expect(bannerCalls).toBe(0);
+    expect(staffCalls).toBe(0);
+  });
+
+  it('reads the grants again when a call is refused, and then denies the screen', async () => {
+    let grants: Record<string, Array<'VIEW' | 'CREATE'>> = { category: ['VIEW', 'CREATE'] };
+    server.use(
+      apps(),
+      http.get(api('/account/me/permissions'), () => HttpResponse.json({ role: 'STAFF', grants })),
+      http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.post(api('/category'), () => errorJson(403, 'Forbidden', 'Access Denied!')),
+    );
+    renderApp('/category', { signedInAs: 'clerk@example.com' });
+    await userEvent.click(await screen.findByRole('button', { name: 'New category' }));
+    await userEvent.type(await screen.findByLabelText(/Name/), 'Diwali');
+    // The owner took the rights away meanwhile.
+    grants = {};
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
   });
 
   it('offers a skip link first, which moves focus past the menu to the page', async () => {

@@ -63,6 +63,9 @@ export const messageResponse = z.object({ message: z.string() });
 /** A path that names one row by id. */
 export const idParams = z.strictObject({ id: pathId });
 
+/** A path that names an account (a user's images, wallet and history; a staff's permissions). */
+export const accountIdParams = z.strictObject({ accountId: pathId });
+
 /** A path that names the master app a new row belongs to. */
 export const masterAppIdParams = z.strictObject({ masterAppId: pathId });
 

@@ -18,3 +18,4 @@ export * from './notifications.ts';
 export * from './posters.ts';
 export * from './videos.ts';
 export * from './users.ts';
+export * from './staff.ts';

@@ -125,6 +125,24 @@ export const MESSAGES = {
   defNumTaken: 'This default number already exists for this user!',
   imageNotFound: 'Image not found',
   notImageOwner: 'This image belongs to another user',
+  // Staff
+  staffCreated: 'Staff Created Successfully',
+  staffUpdated: 'Staff Updated Successfully',
+  staffLoginUpdated: 'Login Updated Successfully',
+  staffDeleted: 'Staff deleted successfully',
+  staffNotFound: 'Staff not found',
+  emailTaken: 'An account with this email already exists',
+  phoneNumberTaken: 'An account with this phone number already exists',
+
+  // Menus and permissions
+  menuCreated: 'Menu Created Successfully',
+  menuUpdated: 'Menu Updated Successfully',
+  menuDeleted: 'Menu deleted successfully',
+  menuNotFound: 'Menu not found',
+  menuNameTaken: 'A menu with this name already exists',
+  menuBuiltIn: 'Built-in menus cannot be deleted',
+  menuBuiltInName: 'A built-in menu keeps its name: change its title instead',
+  permissionNotFound: 'Permission not found',
 
   // Contact us
   contactReceived: 'Thank you, we will get back to you',

@@ -105,6 +105,26 @@ export const PATHS = {
   notificationList: '/notifications/admin',
   notificationRemove: (id: number | string) => `/notifications/remove/${id}`,
 
+  staffCreate: '/account/add-staff',
+  staffList: '/account/stafflist',
+  staffProfile: (id: number | string) => `/account/staff/profile/${id}`,
+  staffUpdate: (id: number | string) => `/account/update/staff/${id}`,
+  staffPassword: (id: number | string) => `/account/staff/password/${id}`,
+  staffStatus: (id: number | string) => `/account/staff/status/${id}`,
+  staffRemove: (id: number | string) => `/account/remove-staff/${id}`,
+
+  menuCreate: '/menus',
+  menuList: '/menus/all',
+  menu: (id: number | string) => `/menus/${id}`,
+  menuRemove: (id: number | string) => `/menus/remove/${id}`,
+
+  menuPermissions: (menuId: number | string, accountId: number | string) =>
+    `/permissions/${menuId}/${accountId}`,
+  permissionStatus: (id: number | string) => `/permissions/status/${id}`,
+  userPermissionList: (accountId: number | string) => `/user-permissions/list/${accountId}`,
+  userPermissionStatus: (id: number | string) => `/user-permissions/status/${id}`,
+  userPermissionBulk: (accountId: number | string) => `/user-permissions/bulk/${accountId}`,
+
   contactList: '/contact-us/all',
   contactSubmit: '/public/contact-us',
 } as const;

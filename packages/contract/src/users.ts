@@ -123,9 +123,6 @@ export type UserListQuery = z.input<typeof userListQuery>;
 export const userList = listResponse(user);
 export const userMutation = mutationResponse(user);
 
-/** A path naming a user (or, for login history, any) account. */
-export const accountIdParams = z.strictObject({ accountId: pathId });
-
 // ---------------------------------------------------------------------------------------------
 // Numbered images
 

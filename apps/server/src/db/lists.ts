@@ -252,6 +252,8 @@ export class Lists {
       return caseless.has(column) ? sql`lower(${ref})` : ref;
     };
     const n = shapeFilters.length;
+    // Hidden rows leave the list unless the request filters on that field. The value is a
+    // literal, so PostgreSQL can use a partial index that leaves those rows out.
     const hidden =
       spec.hidden && !shapeFilters.some((f) => f.key === spec.hidden!.filter)
         ? { ...spec.hidden, column: (spec.filters as Record<string, string>)[spec.hidden.filter]! }
@@ -262,7 +264,7 @@ export class Lists {
     const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
       let q = qb;
       for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
-      if (hidden) q = q.where(hidden.column, '<>', hidden.value) as Q;
+      if (hidden) q = q.where(hidden.column, '<>', sql.lit(hidden.value)) as Q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
           const search = this.#dialect.search(list, pattern);
@@ -327,7 +329,9 @@ export class Lists {
         .where('grp', '=', g);
       const set = spec.counts[g]!;
       for (const f of filters) kept = kept.where(COUNT_KEYS[set.indexOf(f.key)]!, '=', f.text);
-      if (hidden) kept = kept.where(COUNT_KEYS[set.indexOf(hidden.filter)]!, '<>', hidden.value);
+      if (hidden) {
+        kept = kept.where(COUNT_KEYS[set.indexOf(hidden.filter)]!, '<>', sql.lit(hidden.value));
+      }
     }
 
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;

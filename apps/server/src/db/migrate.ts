@@ -10,6 +10,7 @@ import { sorts } from './migrations/0006-sorts.ts';
 import { posters } from './migrations/0007-posters.ts';
 import { videos } from './migrations/0008-videos.ts';
 import { users } from './migrations/0009-users.ts';
+import { staff } from './migrations/0010-staff.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -23,6 +24,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0007-posters': posters(d),
     '0008-videos': videos(d),
     '0009-users': users(d),
+    '0010-staff': staff(d),
   };
 }
 

@@ -32,6 +32,8 @@ export interface AccountTable {
   status: Status;
   masterAppId: number | null;
   dateLimit: string | null;
+  /** A staff account's job title ("Editor"); not its access role. */
+  roles: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -11,6 +11,7 @@ import { PAGES_LIST } from './pages/routes.ts';
 import { POSTERS_LIST } from './posters/routes.ts';
 import { SETTINGS_LIST } from './settings/routes.ts';
 import { SPECIAL_DAYS_LIST } from './special-days/routes.ts';
+import { STAFF_LIST } from './staff/routes.ts';
 import { VIDEOS_LIST } from './videos/routes.ts';
 import { LOGIN_HISTORY_LIST, USERS_LIST, WALLETS_LIST } from './users/routes.ts';
 import { USER_IMAGES_LIST } from './users/images.ts';
@@ -32,4 +33,5 @@ export const ALL_LISTS: readonly ListSpec[] = [
   USER_IMAGES_LIST,
   WALLETS_LIST,
   LOGIN_HISTORY_LIST,
+  STAFF_LIST,
 ];

@@ -41,6 +41,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The multipart file fields this route takes, and what each must be. */
     uploads?: Record<string, UploadSpec>;
+    /**
+     * The body is JSON only (it holds a list of objects, which a form cannot carry): the document
+     * says so, and any other body type answers 415.
+     */
+    jsonBody?: boolean;
   }
   interface FastifyRequest {
     uploads: Map<string, Upload> | undefined;
@@ -101,6 +106,10 @@ export function registerUploads(
   app.addHook('onRequestAbort', cleanup);
 
   app.addHook('preValidation', async (request) => {
+    const type = request.headers['content-type'];
+    if (request.routeOptions.config.jsonBody && type && !/^application\/json\b/i.test(type)) {
+      throw new HttpError(415, 'This call takes a JSON body (application/json)');
+    }
     if (!request.isMultipart()) return;
     checkPathAndQuery(request);
     const body: Record<string, unknown> = {};
@@ -263,8 +272,13 @@ export function documentBody<T extends { consumes?: readonly string[]; body?: un
   schema: T,
   uploads: Record<string, UploadSpec> | undefined,
   limits?: Partial<Record<UploadKind, number>>,
+  jsonBody = false,
 ): T {
   if (!schema.body && !uploads) return schema;
+  if (jsonBody) {
+    const { consumes: _consumes, ...rest } = schema;
+    return { ...rest, body: { content: { 'application/json': { schema: schema.body } } } } as T;
+  }
   const body = (schema.body ?? { type: 'object', properties: {} }) as JsonSchemaObject;
   const files = Object.entries(uploads ?? {});
   const multipart: JsonSchemaObject = {

@@ -4,12 +4,24 @@ import { setUnauthorizedHandler } from '../lib/api';
 import { Loading } from '../components/Loading';
 import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
+import type { ScreenHandle } from '../components/AccessDenied';
+import type { ScreenAccess } from '../lib/permissions';
 import { RequireAuth, type SignInState } from './layout/RequireAuth';
 import SignInPage from '../features/auth/SignInPage';
 
-/** A route whose screen is loaded on demand ("Loading..." meanwhile). */
-function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: (await load()).default }) };
+/**
+ * A route whose screen is loaded on demand ("Loading..." meanwhile). `access` says who may open
+ * it (API.md, Roles and permissions): VIEW on a menu, or only a SUPER_ADMIN; anyone else sees
+ * "Access Denied!" and the screen's calls are not made (the shell's GuardedOutlet).
+ */
+function screen(
+  load: () => Promise<{ default: ComponentType }>,
+  access: ScreenAccess = {},
+): Pick<RouteObject, 'lazy' | 'handle'> {
+  return {
+    lazy: async () => ({ Component: (await load()).default }),
+    handle: { access } satisfies ScreenHandle,
+  };
 }
 
 /**
@@ -38,51 +50,121 @@ export const routes: RouteObject[] = [
               {
                 ErrorBoundary: ErrorScreen,
                 children: [
-                  { index: true, ...screen(() => import('../features/dashboard/DashboardPage')) },
+                  {
+                    index: true,
+                    ...screen(() => import('../features/dashboard/DashboardPage'), {
+                      menu: 'dashboard',
+                    }),
+                  },
                   {
                     path: 'masterApp',
-                    ...screen(() => import('../features/master-apps/MasterAppsPage')),
+                    ...screen(() => import('../features/master-apps/MasterAppsPage'), {
+                      menu: 'masterApp',
+                    }),
                   },
                   { path: 'profile', ...screen(() => import('../features/account/ProfilePage')) },
-                  { path: 'banner', ...screen(() => import('../features/banners/BannersPage')) },
-                  { path: 'blogs', ...screen(() => import('../features/blogs/BlogsPage')) },
+                  {
+                    path: 'banner',
+                    ...screen(() => import('../features/banners/BannersPage'), { menu: 'banner' }),
+                  },
+                  {
+                    path: 'blogs',
+                    ...screen(() => import('../features/blogs/BlogsPage'), { menu: 'blogs' }),
+                  },
                   {
                     path: 'blogs/detail/:id',
-                    ...screen(() => import('../features/blogs/BlogDetailPage')),
+                    ...screen(() => import('../features/blogs/BlogDetailPage'), { menu: 'blogs' }),
                   },
-                  { path: 'pages', ...screen(() => import('../features/pages/PagesPage')) },
+                  {
+                    path: 'pages',
+                    ...screen(() => import('../features/pages/PagesPage'), { menu: 'pages' }),
+                  },
                   {
                     path: 'pages/detail/:id',
-                    ...screen(() => import('../features/pages/PageDetailPage')),
+                    ...screen(() => import('../features/pages/PageDetailPage'), { menu: 'pages' }),
                   },
-                  { path: 'faqs', ...screen(() => import('../features/faqs/FaqsPage')) },
+                  {
+                    path: 'faqs',
+                    ...screen(() => import('../features/faqs/FaqsPage'), { menu: 'faqs' }),
+                  },
                   {
                     path: 'category',
-                    ...screen(() => import('../features/categories/CategoriesPage')),
+                    ...screen(() => import('../features/categories/CategoriesPage'), {
+                      menu: 'category',
+                    }),
                   },
                   {
                     path: 'special-day',
-                    ...screen(() => import('../features/special-days/SpecialDaysPage')),
+                    ...screen(() => import('../features/special-days/SpecialDaysPage'), {
+                      menu: 'specialDay',
+                    }),
                   },
-                  { path: 'poster', ...screen(() => import('../features/posters/PostersPage')) },
-                  { path: 'video', ...screen(() => import('../features/videos/VideosPage')) },
+                  {
+                    path: 'poster',
+                    ...screen(() => import('../features/posters/PostersPage'), { menu: 'poster' }),
+                  },
+                  {
+                    path: 'video',
+                    ...screen(() => import('../features/videos/VideosPage'), { menu: 'video' }),
+                  },
                   {
                     path: 'contact-us',
-                    ...screen(() => import('../features/contact-us/ContactUsPage')),
+                    ...screen(() => import('../features/contact-us/ContactUsPage'), {
+                      menu: 'contactUs',
+                    }),
                   },
                   {
                     path: 'settings',
-                    ...screen(() => import('../features/settings/SettingsPage')),
+                    ...screen(() => import('../features/settings/SettingsPage'), {
+                      menu: 'settings',
+                    }),
                   },
                   {
                     path: 'notification',
-                    ...screen(() => import('../features/notifications/NotificationsPage')),
+                    ...screen(() => import('../features/notifications/NotificationsPage'), {
+                      menu: 'notification',
+                    }),
                   },
-                  { path: 'users', ...screen(() => import('../features/users/UsersPage')) },
-                  { path: 'users/:id', ...screen(() => import('../features/users/UserPage')) },
-                  { path: 'top/:id', ...screen(() => import('../features/users/ImagesPage')) },
-                  { path: 'self/:id', ...screen(() => import('../features/users/ImagesPage')) },
-                  { path: 'bottom/:id', ...screen(() => import('../features/users/ImagesPage')) },
+                  {
+                    path: 'staff-details',
+                    ...screen(() => import('../features/staff/StaffPage'), { superAdmin: true }),
+                  },
+                  {
+                    path: 'account/staff/profile/:id',
+                    ...screen(() => import('../features/staff/StaffProfilePage'), {
+                      superAdmin: true,
+                    }),
+                  },
+                  {
+                    path: 'permissions/:id/:accountId',
+                    ...screen(() => import('../features/staff/MenuPermissionsPage'), {
+                      superAdmin: true,
+                    }),
+                  },
+                  {
+                    path: 'menus',
+                    ...screen(() => import('../features/staff/MenusPage'), { superAdmin: true }),
+                  },
+                  {
+                    path: 'users',
+                    ...screen(() => import('../features/users/UsersPage'), { menu: 'users' }),
+                  },
+                  {
+                    path: 'users/:id',
+                    ...screen(() => import('../features/users/UserPage'), { menu: 'users' }),
+                  },
+                  {
+                    path: 'top/:id',
+                    ...screen(() => import('../features/users/ImagesPage'), { menu: 'users' }),
+                  },
+                  {
+                    path: 'self/:id',
+                    ...screen(() => import('../features/users/ImagesPage'), { menu: 'users' }),
+                  },
+                  {
+                    path: 'bottom/:id',
+                    ...screen(() => import('../features/users/ImagesPage'), { menu: 'users' }),
+                  },
                   {
                     path: 'login-history',
                     ...screen(() => import('../features/users/LoginHistoryPage')),

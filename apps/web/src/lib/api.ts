@@ -32,6 +32,16 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 
+let onForbidden: () => void = () => undefined;
+
+/**
+ * What to do when the server refuses a call (403): the signed-in shell reads the caller's grants
+ * again, so the screens stop offering what was taken away.
+ */
+export function setForbiddenHandler(handler: () => void) {
+  onForbidden = handler;
+}
+
 /**
  * The text of a failure answer: its message, else its error, else the status line, else
  * "Unknown error from API". A 403 always reads "Access Denied!".
@@ -59,6 +69,7 @@ function failure(status: number, data: unknown, statusText: string, url: string)
     session.clear();
     onUnauthorized();
   }
+  if (status === 403) onForbidden();
   const details = (data as Partial<ErrorResponse> | undefined)?.details;
   return new ApiError(
     failureText(status, data, statusText),

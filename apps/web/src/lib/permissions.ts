@@ -6,7 +6,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { PATHS, myPermissions, type BuiltInMenuName } from '@master-admin/contract';
 import { api } from './api';
+import { session } from './session';
 
+/**
+ * The caller's grants are kept per sign-in (its token): a new sign-in, as the same or another
+ * account, reads them afresh. The shell also refreshes them whenever a call answers 403.
+ */
 export const permissionKeys = { mine: ['me', 'permissions'] as const };
 
 export type Grants = { view: boolean; create: boolean; update: boolean; delete: boolean };
@@ -15,7 +20,7 @@ const NONE: Grants = { view: false, create: false, update: false, delete: false 
 
 function usePermissionQuery() {
   return useQuery({
-    queryKey: permissionKeys.mine,
+    queryKey: [...permissionKeys.mine, session.token()],
     queryFn: () => api.get(PATHS.myPermissions, myPermissions),
     staleTime: 5 * 60_000,
   });
@@ -37,14 +42,25 @@ export function useGrants(menu: BuiltInMenuName): Grants {
   };
 }
 
-/** Whether the caller may open a sidebar area; undefined until the answer arrives. */
-export function useMayOpen():
-  ((item: { menu?: string; superAdmin?: true }) => boolean) | undefined {
-  const { data } = usePermissionQuery();
-  if (!data) return undefined;
-  return (item) => {
-    if (item.superAdmin) return data.role === 'SUPER_ADMIN';
-    if (!item.menu) return true;
-    return data.grants[item.menu]?.includes('VIEW') ?? false;
-  };
+/** Who may open a screen: VIEW on its menu, only a SUPER_ADMIN, or (neither) anyone signed in. */
+export type ScreenAccess = { menu?: BuiltInMenuName; superAdmin?: true };
+
+/**
+ * Whether the caller may open a screen; undefined until the answer arrives (or when it failed:
+ * `error` then says why).
+ */
+export function useMayOpen(access: ScreenAccess): {
+  allowed: boolean | undefined;
+  error: unknown;
+  retry: () => unknown;
+} {
+  const { data, error, refetch } = usePermissionQuery();
+  const allowed = !data
+    ? undefined
+    : access.superAdmin
+      ? data.role === 'SUPER_ADMIN'
+      : access.menu
+        ? (data.grants[access.menu]?.includes('VIEW') ?? false)
+        : true;
+  return { allowed, error, retry: refetch };
 }

@@ -3,6 +3,7 @@
  * tests; the staff area's calls build on it.
  */
 import { randomBytes } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
 import type { PermissionKind, Role } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import { now } from '../../db/dialect.ts';
@@ -14,6 +15,8 @@ export type NewBackOfficeAccount = {
   password: string;
   name?: string;
   phoneNumber?: string;
+  /** A staff account's job title ("Editor"). */
+  roles?: string;
 };
 
 /** A grant: the menu's name and the kinds allowed on it. */
@@ -34,6 +37,7 @@ export async function createBackOfficeAccount(
         email: input.email.trim(),
         name: input.name ?? null,
         phoneNumber: input.phoneNumber ?? null,
+        roles: input.roles ?? null,
         passwordHash,
         status: 'ACTIVE',
         masterAppId: null,
@@ -48,8 +52,23 @@ export async function createBackOfficeAccount(
   });
 }
 
-/** One user-permission row per (menu, kind) for a staff account: the grants true, others false. */
+/**
+ * Within a transaction, holds off every other transaction that adds staff or menus until this one
+ * ends, so a staff account made while a menu is made still gets that menu's rows (PostgreSQL reads
+ * what was committed when each statement began; SQLite's writers take turns already).
+ */
+export async function lockStaffAndMenus(trx: Db) {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`lock table menus in share row exclusive mode`.execute(trx);
+  }
+}
+
+/**
+ * One user-permission row per (menu, kind) for a staff account: the grants true, others false.
+ * Runs within the transaction that creates the account.
+ */
 export async function createPermissionRows(db: Db, accountId: number, grants: Grants = {}) {
+  await lockStaffAndMenus(db);
   const menus = await db.selectFrom('menus').select(['id', 'name']).execute();
   const kinds = await db.selectFrom('permissions').select(['id', 'name']).execute();
   const at = now();

@@ -12,31 +12,27 @@ import {
   Text,
   ThemeIcon,
   Title,
+  Tooltip,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
-import {
-  NavLink as RouterNavLink,
-  Outlet,
-  useLocation,
-  useNavigate,
-  useNavigation,
-} from 'react-router';
+import { NavLink as RouterNavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
+import { GuardedOutlet } from '../../components/AccessDenied';
+import { permissionKeys } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
 
 /**
- * The sidebar's links: the same for every account, as the spec keeps it (a screen the account may
- * not view says so). Not waiting for the account's grants also keeps their answer from re-rendering
- * the whole menu synchronously while the first screen loads.
+ * The links: the same for every account (spec §2); a screen the account may not view says
+ * "Access Denied!" (components/AccessDenied.tsx).
  */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
   return props.items.map(({ label, to, icon: Icon }) => (
@@ -84,18 +80,17 @@ function ColorSchemeToggle() {
   const current = useComputedColorScheme('light');
   const next = current === 'dark' ? 'light' : 'dark';
   const label = `Switch to ${next} mode`;
-  // The browser's own tooltip (title): a Mantine Tooltip brings floating-ui and a synchronous
-  // re-render after mounting into every signed-in first screen.
   return (
-    <ActionIcon
-      variant="default"
-      size="lg"
-      aria-label={label}
-      title={label}
-      onClick={() => setColorScheme(next)}
-    >
-      {current === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
-    </ActionIcon>
+    <Tooltip label={label}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={label}
+        onClick={() => setColorScheme(next)}
+      >
+        {current === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+      </ActionIcon>
+    </Tooltip>
   );
 }
 
@@ -117,6 +112,12 @@ function Shell() {
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
+
+  // A refusal means the grants changed: read them again, so screens and buttons follow.
+  useEffect(() => {
+    setForbiddenHandler(() => void client.invalidateQueries({ queryKey: permissionKeys.mine }));
+    return () => setForbiddenHandler(() => undefined);
+  }, [client]);
 
   const logout = async () => {
     try {
@@ -198,7 +199,7 @@ function Shell() {
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
       <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
-        {loadingRoute ? <Loading /> : <Outlet />}
+        {loadingRoute ? <Loading /> : <GuardedOutlet />}
       </AppShell.Main>
     </AppShell>
   );

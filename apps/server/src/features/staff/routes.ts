@@ -1,0 +1,330 @@
+/**
+ * Staff accounts (API.md, "Staff, menus, permissions"): SUPER_ADMIN only, whatever the grants.
+ * A staff account signs in with its email (or phone number); its access role is always STAFF and
+ * `roles` is a job title. Accounts are never hard-deleted: delete sets DELETED.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  PATHS,
+  deleteResponse,
+  idParams,
+  staffCreateBody,
+  staffList,
+  staffListQuery,
+  staffMutation,
+  staffPasswordBody,
+  staffProfile,
+  staffUpdateBody,
+  statusBody,
+  type Staff,
+  type Status,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { isUniqueViolation, now } from '../../db/dialect.ts';
+import { defineList } from '../../db/lists.ts';
+import type { Db } from '../../db/connect.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { revokeSessionsOf } from '../../auth/sessions.ts';
+import { createBackOfficeAccount } from '../accounts/service.ts';
+import { permissionGroups } from './permissions.ts';
+
+const TAGS = ['staff'];
+
+const selectStaff = (db: Db) =>
+  db
+    .selectFrom('accounts as a')
+    .select(['a.id', 'a.phoneNumber', 'a.roles', 'a.status', 'a.createdAt', 'a.name', 'a.email'])
+    .where('a.role', '=', 'STAFF');
+
+type StaffRow = {
+  id: number;
+  phoneNumber: string | null;
+  roles: string | null;
+  status: Status;
+  createdAt: string;
+  name: string | null;
+  email: string | null;
+};
+
+const toStaff = ({ name, email, ...row }: StaffRow): Staff => ({
+  ...row,
+  staffDetail: [{ id: row.id, name, email }],
+});
+
+/**
+ * The staff list: STAFF accounts (the route always filters on the role), newest first, keyword
+ * over name, email and phone number; DELETED accounts leave it unless status=DELETED is asked.
+ */
+export const STAFF_LIST = defineList({
+  name: 'staff',
+  table: 'accounts',
+  alias: 'a',
+  filters: { role: 'role', status: 'status' },
+  counts: [['role', 'status']],
+  hidden: { filter: 'status', value: 'DELETED' },
+  search: ['name', 'email', 'phoneNumber'],
+  rows: (db, ids) => selectStaff(db).where('a.id', 'in', ids),
+});
+
+const staffRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, lists } = app.ctx;
+
+  async function findStaff(id: number): Promise<Staff> {
+    const row = await selectStaff(db).where('a.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.staffNotFound);
+    return toStaff(row);
+  }
+
+  /**
+   * Refuses (409, naming the field) an email or phone number that another back-office account
+   * that is not DELETED holds: they sign in with it.
+   */
+  async function checkUnique(values: { email?: string; phoneNumber?: string }, self?: number) {
+    const taken = async (field: 'email' | 'phoneNumber', value: string) => {
+      let q = db
+        .selectFrom('accounts')
+        .select('id')
+        .where('role', '<>', 'USER')
+        .where('status', '<>', 'DELETED');
+      q =
+        field === 'email'
+          ? q.where((eb) => eb(eb.fn('lower', ['email']), '=', value.toLowerCase()))
+          : q.where('phoneNumber', '=', value);
+      if (self !== undefined) q = q.where('id', '<>', self);
+      return (await q.limit(1).executeTakeFirst()) !== undefined;
+    };
+    if (values.email !== undefined && (await taken('email', values.email))) {
+      throw conflict(MESSAGES.emailTaken, 'email');
+    }
+    if (values.phoneNumber !== undefined && (await taken('phoneNumber', values.phoneNumber))) {
+      throw conflict(MESSAGES.phoneNumberTaken, 'phoneNumber');
+    }
+  }
+
+  /** A write whose unique indexes may still refuse it (a value taken since the check). */
+  async function unique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const text = err instanceof Error ? err.message : '';
+      if (/phone/i.test(text) || (err as { constraint?: string }).constraint?.includes('phone')) {
+        throw conflict(MESSAGES.phoneNumberTaken, 'phoneNumber');
+      }
+      throw conflict(MESSAGES.emailTaken, 'email');
+    }
+  }
+
+  const described = (summary: string, description?: string) => ({
+    tags: TAGS,
+    summary,
+    ...(description ? { description } : {}),
+  });
+
+  app.post(
+    PATHS.staffCreate,
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Creates a staff account, ACTIVE, with every permission off',
+          'The email, and the phone number, must not be held by another staff or admin account ' +
+            'that is not DELETED (409 naming the field). The password (8..128 characters) is ' +
+            'stored as an argon2id hash. One permission row per menu and kind is created with ' +
+            'the account, all false, in the same transaction.',
+        ),
+        body: staffCreateBody,
+        response: answers(staffMutation),
+      },
+    },
+    async (request) => {
+      const { name, email, phoneNumber, password, roles } = request.body;
+      await checkUnique({ email, phoneNumber });
+      const id = await unique(() =>
+        createBackOfficeAccount(db, { role: 'STAFF', name, email, phoneNumber, password, roles }),
+      );
+      return { message: MESSAGES.staffCreated, result: await findStaff(id) };
+    },
+  );
+
+  app.get(
+    PATHS.staffList,
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Lists staff accounts, newest first; keyword searches name, email and phone number',
+          'DELETED accounts are left out unless status=DELETED is asked for.',
+        ),
+        querystring: staffListQuery,
+        response: answers(staffList),
+      },
+    },
+    async (request) => {
+      const page = await lists.page(STAFF_LIST, { ...request.query, role: 'STAFF' });
+      return { result: page.result.map(toStaff), total: page.total };
+    },
+  );
+
+  app.get(
+    PATHS.staffProfile(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described('A staff account and its permissions, one group per menu'),
+        params: idParams,
+        response: answers(staffProfile),
+      },
+    },
+    async (request) => {
+      const row = await findStaff(request.params.id);
+      return { ...row, perms: await permissionGroups(db, row.id) };
+    },
+  );
+
+  app.patch(
+    PATHS.staffUpdate(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Changes a staff account’s name, email, phone number or job title',
+          'Email and phone number stay unique as on create (409 naming the field).',
+        ),
+        params: idParams,
+        body: staffUpdateBody,
+        response: answers(staffMutation),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { name, email, phoneNumber, roles } = request.body;
+      await findStaff(id);
+      await checkUnique({ email, phoneNumber }, id);
+      await unique(() =>
+        db
+          .updateTable('accounts')
+          .set({
+            ...(name !== undefined ? { name } : {}),
+            ...(email !== undefined ? { email } : {}),
+            ...(phoneNumber !== undefined ? { phoneNumber } : {}),
+            ...(roles !== undefined ? { roles } : {}),
+            updatedAt: now(),
+          })
+          .where('id', '=', id)
+          .where('role', '=', 'STAFF')
+          .execute(),
+      );
+      return { message: MESSAGES.staffUpdated, result: await findStaff(id) };
+    },
+  );
+
+  app.patch(
+    PATHS.staffPassword(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Sets a staff account’s password (8..128 characters)',
+          'Every session of that account ends at once: it signs in again with the new password.',
+        ),
+        params: idParams,
+        body: staffPasswordBody,
+        response: answers(staffMutation),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await findStaff(id);
+      const passwordHash = await hashPassword(request.body.password);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ passwordHash, updatedAt: now() })
+          .where('id', '=', id)
+          .execute();
+        await revokeSessionsOf(trx, id);
+      });
+      return { message: MESSAGES.staffLoginUpdated, result: await findStaff(id) };
+    },
+  );
+
+  app.put(
+    PATHS.staffStatus(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Changes a staff account’s status',
+          'Any status but ACTIVE ends every session of the account at once, and it cannot sign ' +
+            'in; setting it ACTIVE again does not bring the sessions back. Making a DELETED ' +
+            'account ACTIVE again answers 409 when its email or phone number has been reused.',
+        ),
+        params: idParams,
+        body: statusBody,
+        response: answers(staffMutation),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { status } = request.body;
+      const before = await findStaff(id);
+      if (before.status === 'DELETED' && status !== 'DELETED') {
+        const row = await db
+          .selectFrom('accounts')
+          .select(['email', 'phoneNumber'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        await checkUnique(
+          { email: row.email ?? undefined, phoneNumber: row.phoneNumber ?? undefined },
+          id,
+        );
+      }
+      await unique(() =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('accounts')
+            .set({ status, updatedAt: now() })
+            .where('id', '=', id)
+            .execute();
+          if (status !== 'ACTIVE') await revokeSessionsOf(trx, id);
+        }),
+      );
+      return { message: MESSAGES.statusUpdated, result: await findStaff(id) };
+    },
+  );
+
+  app.delete(
+    PATHS.staffRemove(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        ...described(
+          'Deletes a staff account: its status becomes DELETED',
+          'Its sessions end at once and it cannot sign in; it leaves the staff list, and its ' +
+            'email and phone number may be used again. An account already DELETED answers 404.',
+        ),
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const row = await findStaff(id);
+      if (row.status === 'DELETED') throw notFound(MESSAGES.staffNotFound);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ status: 'DELETED', updatedAt: now() })
+          .where('id', '=', id)
+          .execute();
+        await revokeSessionsOf(trx, id);
+      });
+      return { message: MESSAGES.staffDeleted, result: { id } };
+    },
+  );
+};
+export default staffRoutes;

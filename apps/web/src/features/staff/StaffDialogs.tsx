@@ -1,0 +1,179 @@
+import { PasswordInput, TextInput } from '@mantine/core';
+import { useFormContext } from 'react-hook-form';
+import {
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  STAFF_EMAIL_MAX,
+  STAFF_NAME_MAX,
+  STAFF_PHONE_MAX,
+  STAFF_ROLES_MAX,
+  staffCreateBody,
+  staffEditForm,
+  staffPasswordBody,
+  type Staff,
+} from '@master-admin/contract';
+import { FormDialog } from '../../components/FormDialog';
+import { StatusDialog } from '../../components/StatusDialog';
+import { confirmDelete } from '../../components/confirm';
+import {
+  useCreateStaff,
+  useDeleteStaff,
+  useStaffPassword,
+  useStaffStatus,
+  useUpdateStaff,
+} from './api';
+
+export type StaffDialog =
+  { kind: 'create' } | { kind: 'edit' | 'password' | 'status'; staff: Staff } | null;
+
+export const staffName = (s: Staff) => s.staffDetail[0]?.name ?? s.staffDetail[0]?.email ?? '';
+
+type DetailFields = { name: string; email: string; phoneNumber: string; roles: string };
+
+/** Name, email, phone and job title, in the dialog's form (FormDialog provides it). */
+function DetailInputs() {
+  const { register, formState } = useFormContext<DetailFields>();
+  const errors = formState.errors;
+  return (
+    <>
+      <TextInput
+        label="Name"
+        required
+        data-autofocus
+        maxLength={STAFF_NAME_MAX}
+        autoComplete="off"
+        {...register('name')}
+        error={errors.name?.message}
+      />
+      <TextInput
+        label="Email"
+        description="Signs in with it"
+        required
+        type="email"
+        maxLength={STAFF_EMAIL_MAX}
+        autoComplete="off"
+        {...register('email')}
+        error={errors.email?.message}
+      />
+      <TextInput
+        label="Phone number"
+        description="Digits, with an optional leading +; signs in with it too"
+        required
+        type="tel"
+        maxLength={STAFF_PHONE_MAX}
+        autoComplete="off"
+        {...register('phoneNumber')}
+        error={errors.phoneNumber?.message}
+      />
+      <TextInput
+        label="Job title"
+        description="Shown in the staff list, e.g. Editor; what the account may do is set on its permissions"
+        required
+        maxLength={STAFF_ROLES_MAX}
+        {...register('roles')}
+        error={errors.roles?.message}
+      />
+    </>
+  );
+}
+
+/** The staff screens' dialogs: new, edit, password, status. */
+export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }) {
+  const { dialog, onClose } = props;
+  const create = useCreateStaff();
+  const update = useUpdateStaff();
+  const password = useStaffPassword();
+  const status = useStaffStatus();
+  const editing = dialog?.kind === 'edit' ? dialog.staff : undefined;
+  const selected = dialog && dialog.kind !== 'create' ? dialog.staff : undefined;
+
+  return (
+    <>
+      <FormDialog
+        opened={dialog?.kind === 'create'}
+        onClose={onClose}
+        title="New staff member"
+        schema={staffCreateBody}
+        defaultValues={{ name: '', email: '', phoneNumber: '', password: '', roles: '' }}
+        submitLabel="Create"
+        onSubmit={(values) => create.mutateAsync(values)}
+      >
+        {(form) => (
+          <>
+            <DetailInputs />
+            <PasswordInput
+              label="Password"
+              description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+              required
+              maxLength={PASSWORD_MAX}
+              autoComplete="new-password"
+              {...form.register('password')}
+              error={form.formState.errors.password?.message}
+              aria-invalid={form.formState.errors.password ? true : undefined}
+            />
+          </>
+        )}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'edit'}
+        onClose={onClose}
+        title={`Edit ${editing ? staffName(editing) : ''}`}
+        schema={staffEditForm}
+        defaultValues={{
+          name: editing?.staffDetail[0]?.name ?? '',
+          email: editing?.staffDetail[0]?.email ?? '',
+          phoneNumber: editing?.phoneNumber ?? '',
+          roles: editing?.roles ?? '',
+        }}
+        submitLabel="Save"
+        onSubmit={(values) => update.mutateAsync({ id: editing!.id, ...values })}
+      >
+        {() => <DetailInputs />}
+      </FormDialog>
+
+      <FormDialog
+        opened={dialog?.kind === 'password'}
+        onClose={onClose}
+        title={`New password for ${selected ? staffName(selected) : ''}`}
+        schema={staffPasswordBody}
+        defaultValues={{ password: '' }}
+        submitLabel="Set password"
+        onSubmit={(values) => password.mutateAsync({ id: selected!.id, ...values })}
+      >
+        {(form) => (
+          <PasswordInput
+            label="New password"
+            description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. The staff member is signed out everywhere and signs in again with it.`}
+            required
+            data-autofocus
+            maxLength={PASSWORD_MAX}
+            autoComplete="new-password"
+            {...form.register('password')}
+            error={form.formState.errors.password?.message}
+            aria-invalid={form.formState.errors.password ? true : undefined}
+          />
+        )}
+      </FormDialog>
+
+      <StatusDialog
+        opened={dialog?.kind === 'status'}
+        onClose={onClose}
+        subject={selected ? staffName(selected) : ''}
+        current={selected?.status}
+        onSubmit={(value) => status.mutateAsync({ id: selected!.id, status: value })}
+      />
+    </>
+  );
+}
+
+/** Asks, then deletes (the account becomes DELETED, is signed out and cannot sign in). */
+export function useConfirmDeleteStaff(onDeleted?: () => void) {
+  const remove = useDeleteStaff();
+  return (staff: Staff) =>
+    confirmDelete({
+      title: 'Delete this staff member?',
+      message: `${staffName(staff)} will be signed out at once and can no longer sign in. The email and phone number become free for a new account.`,
+      onConfirm: () => remove.mutate(staff.id, { onSuccess: () => onDeleted?.() }),
+    });
+}

@@ -1,0 +1,165 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  MAX_LIMIT,
+  PATHS,
+  deleteResponse,
+  menuList,
+  menuMutation,
+  menuPermissions,
+  permissionBulkResponse,
+  permissionMutation,
+  staffList,
+  staffMutation,
+  staffProfile,
+  type Menu,
+  type MenuCreateBody,
+  type StaffCreateBody,
+  type StaffEditForm,
+  type Status,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
+import { useList } from '../../lib/list';
+import { useApiMutation } from '../../lib/mutation';
+
+export const staffKeys = {
+  all: ['staff'] as const,
+  profile: (id: number) => ['staff', 'profile', id] as const,
+  menuPermissions: (menuId: number, accountId: number) =>
+    ['staff', 'menu-permissions', menuId, accountId] as const,
+};
+export const menuKeys = { all: ['menus'] as const };
+export const STAFF_FILTERS = ['status'] as const;
+
+export function useStaffList() {
+  return useList({
+    queryKey: staffKeys.all,
+    path: PATHS.staffList,
+    schema: staffList,
+    filters: STAFF_FILTERS,
+  });
+}
+
+export function useStaffProfile(id: number | undefined) {
+  return useQuery({
+    queryKey: staffKeys.profile(id ?? 0),
+    queryFn: () => api.get(PATHS.staffProfile(id!), staffProfile),
+    enabled: id !== undefined,
+  });
+}
+
+export function useCreateStaff() {
+  return useApiMutation({
+    mutationFn: (body: StaffCreateBody) => api.post(PATHS.staffCreate, staffMutation, body),
+    invalidates: [staffKeys.all],
+  });
+}
+
+export function useUpdateStaff() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: StaffEditForm & { id: number }) =>
+      api.patch(PATHS.staffUpdate(id), staffMutation, body),
+    invalidates: [staffKeys.all],
+  });
+}
+
+export function useStaffPassword() {
+  return useApiMutation({
+    mutationFn: ({ id, password }: { id: number; password: string }) =>
+      api.patch(PATHS.staffPassword(id), staffMutation, { password }),
+  });
+}
+
+export function useStaffStatus() {
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: Status }) =>
+      api.put(PATHS.staffStatus(id), staffMutation, { status }),
+    invalidates: [staffKeys.all],
+  });
+}
+
+/** "Staff deleted successfully": the account is DELETED and leaves the list. */
+export function useDeleteStaff() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.staffRemove(id), deleteResponse),
+    invalidates: [staffKeys.all],
+  });
+}
+
+/**
+ * Every menu matching `keyword`, by id. `menus/all` answers a bare array of at most 100, so the
+ * pages are read until one comes back short.
+ */
+export function useMenus(keyword = '') {
+  return useQuery({
+    queryKey: [...menuKeys.all, keyword],
+    queryFn: async () => {
+      const all: Menu[] = [];
+      for (let offset = 0; ; offset += MAX_LIMIT) {
+        const page = await api.get(PATHS.menuList, menuList, {
+          limit: MAX_LIMIT,
+          offset,
+          keyword,
+        });
+        all.push(...page);
+        if (page.length < MAX_LIMIT) return all;
+      }
+    },
+  });
+}
+
+export function useCreateMenu() {
+  return useApiMutation({
+    mutationFn: (body: MenuCreateBody) => api.post(PATHS.menuCreate, menuMutation, body),
+    invalidates: [menuKeys.all, staffKeys.all],
+  });
+}
+
+export function useUpdateMenu() {
+  return useApiMutation({
+    mutationFn: ({ id, ...body }: { id: number; name?: string; title: string }) =>
+      api.patch(PATHS.menu(id), menuMutation, body),
+    invalidates: [menuKeys.all, staffKeys.all],
+  });
+}
+
+export function useDeleteMenu() {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.menuRemove(id), deleteResponse),
+    invalidates: [menuKeys.all, staffKeys.all],
+  });
+}
+
+export function useMenuPermissions(menuId: number | undefined, accountId: number | undefined) {
+  return useQuery({
+    queryKey: staffKeys.menuPermissions(menuId ?? 0, accountId ?? 0),
+    queryFn: () => api.get(PATHS.menuPermissions(menuId!, accountId!), menuPermissions),
+    enabled: menuId !== undefined && accountId !== undefined,
+  });
+}
+
+/**
+ * One permission row on or off: "Status Updated Successfully". The spec has two calls for it:
+ * `permissions/status` (one menu's screen) and `user-permissions/status` (the grid of every menu).
+ */
+export function useSetPermission(via: 'permissions' | 'user-permissions') {
+  const path = via === 'permissions' ? PATHS.permissionStatus : PATHS.userPermissionStatus;
+  return useApiMutation({
+    mutationFn: ({ id, status }: { id: number; status: boolean }) =>
+      api.put(path(id), permissionMutation, { status }),
+    invalidates: [staffKeys.all],
+  });
+}
+
+/** Many rows of one account at once, all or nothing: "Successfully Updated.". */
+export function useBulkPermissions() {
+  return useApiMutation({
+    mutationFn: ({
+      accountId,
+      items,
+    }: {
+      accountId: number;
+      items: Array<{ id: number; status: boolean }>;
+    }) => api.json('PUT', PATHS.userPermissionBulk(accountId), permissionBulkResponse, { items }),
+    invalidates: [staffKeys.all],
+  });
+}

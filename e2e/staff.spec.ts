@@ -1,0 +1,114 @@
+/**
+ * Staff and permissions, as the owner and a colleague live them: the owner adds a staff member
+ * and grants only "Categories: View"; the staff member sees categories without a New button and
+ * "Access Denied!" on banners; the owner revokes it and the staff member's next action is refused;
+ * the owner sets a new password and the staff member's session ends.
+ */
+import type { Page } from '@playwright/test';
+import {
+  baseUrl,
+  expect,
+  expectToast,
+  openArea,
+  rowAction,
+  signIn,
+  submitSignIn,
+  test,
+  unique,
+} from './fixtures.ts';
+
+const PASSWORD = 'staff-password-1';
+
+async function saveGrid(page: Page) {
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expectToast(page, 'Successfully Updated.');
+  await expect(page.getByText('No unsaved changes')).toBeVisible();
+}
+
+test('the owner adds a staff member, grants, revokes and resets the password', async ({
+  page,
+  browser,
+}) => {
+  const name = unique('E2E Staff');
+  const email = `e2e-staff-${Date.now()}@e2e.test`;
+
+  // The owner creates the staff member.
+  await signIn(page);
+  await openArea(page, 'Staff List', 'Staff');
+  await page.getByRole('button', { name: 'New staff member' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New staff member' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Phone number').fill(`+91${String(Date.now()).slice(-10)}`);
+  await dialog.getByLabel('Job title').fill('Editor');
+  await dialog.getByRole('textbox', { name: 'Password', exact: true }).fill('short');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('Must be at least 8 characters')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expectToast(page, 'Staff Created Successfully');
+  await expect(dialog).toBeHidden();
+
+  // Its row opens its permissions: only Categories: View.
+  await page.getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+  const categoryView = page.getByRole('switch', { name: 'Categories: View' });
+  await expect(categoryView).not.toBeChecked();
+  await categoryView.click({ force: true });
+  await expect(page.getByText('1 unsaved change')).toBeVisible();
+  await saveGrid(page);
+  await expect(categoryView).toBeChecked();
+
+  // The staff member signs in elsewhere.
+  const staffContext = await browser.newContext({ baseURL: baseUrl() });
+  const staff = await staffContext.newPage();
+  await signIn(staff, email, PASSWORD);
+  // No dashboard grant: the first screen says so. The side menu is everyone's.
+  await expect(staff.getByRole('heading', { name: 'Access Denied!', level: 2 })).toBeVisible();
+  await openArea(staff, 'Category List', 'Categories');
+  await expect(staff.getByRole('table', { name: 'Categories' })).toBeVisible();
+  await expect(staff.getByRole('button', { name: 'New category' })).toHaveCount(0);
+  await openArea(staff, 'Banners', 'Access Denied!');
+  await openArea(staff, 'Staff List', 'Access Denied!');
+  await openArea(staff, 'Category List', 'Categories');
+
+  // The owner revokes it, switch by switch this time.
+  await page.getByRole('switch', { name: 'Save each change at once' }).click({ force: true });
+  await categoryView.click({ force: true });
+  await expectToast(page, 'Status Updated Successfully');
+  await expect(categoryView).not.toBeChecked();
+
+  // The staff member's next action is refused, and the screen follows.
+  await staff.getByRole('textbox', { name: 'Search categories' }).fill('diwali');
+  await expect(staff.getByRole('heading', { name: 'Access Denied!', level: 2 })).toBeVisible();
+
+  // The owner sets a new password: the staff member's session ends at once.
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Change password' }).click();
+  const passwordDialog = page.getByRole('dialog', { name: `New password for ${name}` });
+  await passwordDialog
+    .getByRole('textbox', { name: 'New password', exact: true })
+    .fill('another-password-2');
+  await passwordDialog.getByRole('button', { name: 'Set password' }).click();
+  await expectToast(page, 'Login Updated Successfully');
+
+  await staff
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('link', { name: 'Account' })
+    .click();
+  await expect(staff).toHaveURL(/\/auth\/sign-in$/);
+  // Signed in again with the new password, it comes back where it was going.
+  await submitSignIn(staff, email, 'another-password-2');
+  await expect(staff).toHaveURL(/\/profile$/);
+  await expect(staff.getByRole('heading', { name: 'Account', level: 2 })).toBeVisible();
+  await staffContext.close();
+
+  // The owner's list shows the staff member; deleting asks first and takes it off the list.
+  await openArea(page, 'Staff List', 'Staff');
+  const table = page.getByRole('table', { name: 'Staff' });
+  await expect(table.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+  await rowAction(page, name, 'Delete');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expectToast(page, 'Staff deleted successfully');
+  await expect(table.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+});
