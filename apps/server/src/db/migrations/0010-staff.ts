@@ -37,11 +37,8 @@ export function staff(d: Dialect): Migration {
         counts: [['role', 'status']],
         search: ['name', 'email', 'phone_number'],
       });
-      await db.schema
-        .createIndex('accounts_role_status_created')
-        .on('accounts')
-        .columns(['role', 'status', 'created_at', 'id'])
-        .execute();
+      // The staff list's (role, status, created_at, id) index is 0009-users' (the users list
+      // needs the same one).
     },
   };
 }
