@@ -10,8 +10,10 @@
  *    plugin first bundles in memory, reads which modules the shell and the dashboard load beyond
  *    the entry, and then has the real build put exactly those in one `signed-in` chunk.
  * 2. A tiny script beside the entry that asks for that chunk and its stylesheet at once when a
- *    token is stored, instead of after the entry has downloaded and run. Someone signing in loads
- *    only the script.
+ *    token is stored, instead of after the entry has downloaded and run, and starts reading the
+ *    account's grants (`earlyReads`): the shell shows a screen once it knows the account may view
+ *    it, so that answer is on its way beside the code rather than after it. Someone signing in
+ *    loads only the script.
  */
 import { build, type Plugin, type Rollup } from 'vite';
 
@@ -26,6 +28,11 @@ export function signedInFirstScreen(options: {
   modules: string[];
   /** The sign-in screen's path, where nothing is preloaded. */
   signInPath: string;
+  /**
+   * API calls to start with the token: `window[global]` becomes the promise of the answer's JSON,
+   * or null when the call failed (the app then makes the call itself).
+   */
+  earlyReads: Array<{ global: string; url: string }>;
 }): Plugin {
   const chunkModules = new Set<string>();
   let base = '/';
@@ -102,6 +109,12 @@ if (localStorage.getItem(${JSON.stringify(options.tokenKey)}) !== null && locati
     }
     link.href = href;
     document.head.append(link);
+  }
+  const headers = { authorization: 'Bearer ' + localStorage.getItem(${JSON.stringify(options.tokenKey)}) };
+  for (const { global, url } of ${JSON.stringify(options.earlyReads)}) {
+    window[global] = fetch(url, { headers })
+      .then((r) => (r.ok ? r.json() : null))
+      .catch(() => null);
   }
 }
 `;

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { STORAGE_KEYS } from '@master-admin/contract';
+import { API_BASE, PATHS, STORAGE_KEYS } from '@master-admin/contract';
+import { EARLY_GRANTS } from './src/lib/early-grants.ts';
 import { precompress } from './precompress.ts';
 import { signedInFirstScreen } from './signed-in-first-screen.ts';
 
@@ -11,6 +12,7 @@ export default defineConfig({
       tokenKey: STORAGE_KEYS.token,
       modules: ['src/app/layout/AppLayout.tsx', 'src/features/dashboard/DashboardPage.tsx'],
       signInPath: '/auth/sign-in',
+      earlyReads: [{ global: EARLY_GRANTS, url: `${API_BASE}${PATHS.myPermissions}` }],
     }),
     precompress(),
   ],

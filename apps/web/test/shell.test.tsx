@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
+import { EARLY_GRANTS } from '../src/lib/early-grants';
 import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
 const dashboard = () =>
@@ -94,6 +95,71 @@ describe('the shell', () => {
     grants = {};
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+  });
+
+  it('shows a screen at once on the grants this sign-in was last told, and reads them again', async () => {
+    let asked = 0;
+    let answer: () => void = () => undefined;
+    server.use(
+      apps(),
+      http.get(api('/account/me/permissions'), async () => {
+        asked += 1;
+        await new Promise<void>((resolve) => (answer = resolve));
+        return HttpResponse.json({ role: 'STAFF', grants: {} });
+      }),
+      http.get(api('/faqs/list'), () => HttpResponse.json({ result: [], total: 0 })),
+    );
+    localStorage.setItem(
+      'grants',
+      JSON.stringify({
+        token: 'test-token',
+        grants: { role: 'STAFF', grants: { faqs: ['VIEW'] } },
+      }),
+    );
+    renderApp('/faqs', { signedInAs: 'clerk@example.com' });
+    // Before the server answered: the remembered grants open the screen.
+    expect(await screen.findByRole('heading', { name: 'FAQs' })).toBeInTheDocument();
+    await waitFor(() => expect(asked).toBe(1));
+    // The owner took the right away meanwhile: the fresh answer closes it.
+    answer();
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('grants')!)).toEqual({
+      token: 'test-token',
+      grants: { role: 'STAFF', grants: {} },
+    });
+  });
+
+  it('ignores remembered grants of another sign-in', async () => {
+    server.use(apps(), staffGrants({}));
+    localStorage.setItem(
+      'grants',
+      JSON.stringify({
+        token: 'older-token',
+        grants: { role: 'STAFF', grants: { faqs: ['VIEW'] } },
+      }),
+    );
+    renderApp('/faqs', { signedInAs: 'clerk@example.com' });
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+  });
+
+  it('uses the grants the preload script read, without asking for them again', async () => {
+    let asked = 0;
+    server.use(
+      apps(),
+      http.get(api('/account/me/permissions'), () => {
+        asked += 1;
+        return HttpResponse.json({ role: 'STAFF', grants: {} });
+      }),
+      http.get(api('/faqs/list'), () => HttpResponse.json({ result: [], total: 0 })),
+    );
+    (globalThis as Record<string, unknown>)[EARLY_GRANTS] = Promise.resolve({
+      role: 'STAFF',
+      grants: { faqs: ['VIEW'] },
+    });
+    renderApp('/faqs', { signedInAs: 'clerk@example.com' });
+    expect(await screen.findByRole('heading', { name: 'FAQs' })).toBeInTheDocument();
+    expect(asked).toBe(0);
+    expect(EARLY_GRANTS in globalThis).toBe(false);
   });
 
   it('offers a skip link first, which moves focus past the menu to the page', async () => {

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
+import { takeEarlyGrants } from '../lib/early-grants';
 import { Loading } from '../components/Loading';
 import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
@@ -45,7 +46,15 @@ export const routes: RouteObject[] = [
         ),
         children: [
           {
-            lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
+            // With the account's grants when the preload script read them (early-grants.ts).
+            lazy: async () => {
+              const [layout, grants] = await Promise.all([
+                import('./layout/AppLayout'),
+                takeEarlyGrants(),
+              ]);
+              if (grants) layout.rememberGrants(grants);
+              return { Component: layout.AppLayout };
+            },
             children: [
               {
                 ErrorBoundary: ErrorScreen,

@@ -4,9 +4,15 @@
  * every call; this only spares people a 403.
  */
 import { useQuery } from '@tanstack/react-query';
-import { PATHS, myPermissions, type BuiltInMenuName } from '@master-admin/contract';
+import {
+  PATHS,
+  myPermissions,
+  type BuiltInMenuName,
+  type MyPermissions,
+} from '@master-admin/contract';
 import { api } from './api';
-import { session } from './session';
+import { GRANTS_KEY, session } from './session';
+import { appQueryClient } from '../app/app-providers';
 
 /**
  * The caller's grants are kept per sign-in (its token): a new sign-in, as the same or another
@@ -18,10 +24,45 @@ export type Grants = { view: boolean; create: boolean; update: boolean; delete: 
 
 const NONE: Grants = { view: false, create: false, update: false, delete: false };
 
+/**
+ * The grants this sign-in was last told, kept in the browser: a later visit shows its first
+ * screen at once on them instead of waiting a round trip, while they are read again. Should they
+ * have been taken away meanwhile, the screen's first call answers 403 and the shell reads them
+ * anew (the server decides every call in any case).
+ */
+function rememberedGrants(token: string | null): MyPermissions | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(GRANTS_KEY) ?? 'null') as {
+      token?: unknown;
+      grants?: unknown;
+    } | null;
+    if (!kept || kept.token !== token) return undefined;
+    const parsed = myPermissions.safeParse(kept.grants);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Grants known before the first render (the preload script read them): remembered as fresh. */
+export function seedGrants(grants: MyPermissions) {
+  const token = session.token();
+  localStorage.setItem(GRANTS_KEY, JSON.stringify({ token, grants }));
+  appQueryClient().setQueryData([...permissionKeys.mine, token], grants);
+}
+
 function usePermissionQuery() {
+  const token = session.token();
   return useQuery({
-    queryKey: [...permissionKeys.mine, session.token()],
-    queryFn: () => api.get(PATHS.myPermissions, myPermissions),
+    queryKey: [...permissionKeys.mine, token],
+    queryFn: async () => {
+      const grants = await api.get(PATHS.myPermissions, myPermissions);
+      localStorage.setItem(GRANTS_KEY, JSON.stringify({ token, grants }));
+      return grants;
+    },
+    // Remembered grants count as stale: shown at once, and read again straight away.
+    initialData: () => rememberedGrants(token),
+    initialDataUpdatedAt: 0,
     staleTime: 5 * 60_000,
   });
 }

@@ -25,7 +25,7 @@ import { api, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
 import { GuardedOutlet } from '../../components/AccessDenied';
-import { permissionKeys } from '../../lib/permissions';
+import { permissionKeys, seedGrants } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
@@ -93,6 +93,9 @@ function ColorSchemeToggle() {
     </Tooltip>
   );
 }
+
+/** Grants read while the shell's code loaded (router.tsx): its first render knows them. */
+export { seedGrants as rememberGrants };
 
 /** The signed-in screens: their providers around the shell. */
 export function AppLayout() {
