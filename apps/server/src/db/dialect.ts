@@ -32,6 +32,12 @@ export interface Dialect {
   searchPattern(keyword: string): string;
   /** `column` as a value the planner will not look up in an index (SQLite's unary +). */
   unindexed(column: string): Expression<unknown>;
+  /**
+   * `column` holds one of the ids `ids` selects. On PostgreSQL `= any(array(…))`: the ids are read
+   * once and the column's index is probed for them (two such conditions joined by `or` become one
+   * BitmapOr), where `in (…)` under an `or` was planned as a scan of the whole table.
+   */
+  inIds(column: string, ids: Expression<unknown>): Expression<SqlBool>;
 }
 
 /** Keywords this long (in characters) use the trigram index; shorter ones scan (`contains`). */
@@ -70,6 +76,10 @@ export function dialectFor(kind: DialectKind): Dialect {
     },
     searchPattern: kind === 'postgres' ? likePattern : ftsPhrase,
     unindexed: (column) => (kind === 'postgres' ? sql.ref(column) : sql`+${sql.ref(column)}`),
+    inIds: (column, ids) =>
+      kind === 'postgres'
+        ? sql<SqlBool>`${sql.ref(column)} = any(array(${ids}))`
+        : sql<SqlBool>`${sql.ref(column)} in (${ids})`,
   };
 }
 

@@ -285,7 +285,9 @@ export class Lists {
                   ),
                 ]
               : []),
-            ...spec.searchVia.map((via) => eb(via.column, 'in', matching(via.list.name))),
+            ...spec.searchVia.map((via) =>
+              this.#dialect.inIds(via.column, matching(via.list.name)),
+            ),
           ]),
         ) as Q;
       } else if (kind === 'scan') {
