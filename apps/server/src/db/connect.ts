@@ -109,8 +109,7 @@ class PreparingClient extends pg.Client {
     if (
       typeof config === 'string' &&
       PREPARABLE.test(config) &&
-      (!Array.isArray(values) || values.length <= MAX_PREPARED_PARAMETERS) &&
-      typeof callback !== 'function'
+      (!Array.isArray(values) || values.length <= MAX_PREPARED_PARAMETERS)
     ) {
       let name = statementNames.get(config);
       if (!name) {
@@ -118,7 +117,12 @@ class PreparingClient extends pg.Client {
         if (statementNames.size >= MAX_CACHED_STATEMENTS) statementNames.clear();
         statementNames.set(config, name);
       }
-      return super.query({ name, text: config, values: values as unknown[] | undefined }) as never;
+      const named = { name, text: config, values: values as unknown[] | undefined };
+      // pg.Pool's own query() calls its client with a callback: the list reads (db/reads.ts)
+      // come that way, and were planned anew on every call before they were named here too.
+      return (
+        typeof callback === 'function' ? super.query(named, callback as never) : super.query(named)
+      ) as never;
     }
     return (super.query as (...a: unknown[]) => never)(config, values, callback);
   }
