@@ -260,6 +260,36 @@ describe('list', () => {
     expect((await list('keyword=nothing-like-this')).total).toBe(0);
   });
 
+  it('counts a poster whose category and special day both match once, whatever the filters', async () => {
+    const res = await admin({
+      method: 'POST',
+      url: '/category',
+      payload: { name: 'Holi Colours' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const holiCategory = res.json().result.id as number;
+    const both = await forAllApps({ specialDayId: String(dayId) }, holiCategory);
+    const categoryOnly = (await forOneApp({}, holiCategory)).id;
+    for (const query of [
+      'keyword=holi',
+      'keyword=HOLI&status=ACTIVE',
+      `keyword=holi&masterAppId=${apps[0]}`,
+      `keyword=holi&masterAppId=${apps[1]}&status=ACTIVE`,
+      `keyword=holi&categoryId=${holiCategory}`,
+      `keyword=holi&specialDayId=${dayId}&masterAppId=${apps[0]}`,
+      'keyword=colours',
+      'keyword=festival',
+    ]) {
+      const page = await list(`${query}&limit=100`);
+      expect(new Set(page.result.map((r) => r.id)).size, query).toBe(page.result.length);
+      expect(page.total, query).toBe(page.result.length);
+    }
+    const holi = (await list('keyword=holi&limit=100')).result.map((r) => r.id);
+    expect(holi).toEqual(expect.arrayContaining([...both, categoryOnly]));
+    expect((await list(`keyword=colours&limit=100`)).total).toBe(3);
+    expect((await list(`keyword=holi&status=DEACTIVE`)).total).toBe(0);
+  });
+
   it('sorts by the fields it allows and refuses others', async () => {
     const byDate = await list('sort=-date&limit=100');
     const dates = byDate.result.map((r) => r.date).filter((d) => d !== null);

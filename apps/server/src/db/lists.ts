@@ -321,7 +321,11 @@ export class Lists {
     };
 
     // The filters' total kept in list_counts, when a grouping set holds them all.
-    const g = countSet(spec, shapeFilters, hidden?.filter);
+    const g = countSet(
+      spec,
+      shapeFilters.map((f) => f.key),
+      hidden?.filter,
+    );
     let kept: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (g !== undefined) {
       kept = this.#db
@@ -347,6 +351,9 @@ export class Lists {
         .select(sql<number>`count(*)`.as('total'))
         .where(search.matches);
     }
+    if (kind === 'indexed' && spec.search.length === 0) {
+      count ??= this.#viaCount(spec, filters, hidden, pattern);
+    }
     count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
     // PostgreSQL's planner weighs the two page plans itself, from its statistics.
     const adaptive =
@@ -357,6 +364,60 @@ export class Lists {
         ? { pageInOrder: pageOf(true), scope: precompile(kept) }
         : undefined;
     return { page: pageOf(false), count: precompile(count), adaptive };
+  }
+
+  /**
+   * A keyword through referenced lists (a poster's category or special day), counted from the kept
+   * counts rather than the matching rows: by inclusion–exclusion over the referencing columns,
+   * each term a sum of `list_counts` rows whose key is one of the matching ids (posters: those of
+   * the matching categories, plus those of the matching days, minus those in both). Undefined
+   * when a term has no grouping set holding its columns and the request's filters.
+   */
+  #viaCount(
+    spec: ListSpec<string, unknown>,
+    filters: ReadonlyArray<Filter & { text: unknown }>,
+    hidden: { filter: string; value: string } | undefined,
+    pattern: unknown,
+  ): SelectQueryBuilder<any, any, { total: number }> | undefined {
+    const keyOf = (column: string) =>
+      Object.entries<string>(spec.filters).find(([, c]) => c === column)?.[0];
+    const vias = spec.searchVia.map((via) => ({ via, key: keyOf(via.column) }));
+    if (vias.length === 0 || vias.length > 3 || vias.some((v) => v.key === undefined)) return;
+    const terms: Array<{ sign: 1 | -1; sum: SelectQueryBuilder<any, any, any> }> = [];
+    for (let mask = 1; mask < 1 << vias.length; mask++) {
+      const subset = vias.filter((_, i) => mask & (1 << i));
+      const keys = [...filters.map((f) => f.key), ...subset.map((v) => v.key!)];
+      const g = countSet(spec, keys, hidden?.filter);
+      if (g === undefined) return;
+      const set = spec.counts[g]!;
+      const k = (key: string) => COUNT_KEYS[set.indexOf(key)]!;
+      let sum = this.#db
+        .selectFrom('listCounts')
+        .select(sql<number>`coalesce(sum(n), 0)`.as('total'))
+        .where('list', '=', spec.name)
+        .where('grp', '=', g);
+      for (const f of filters) sum = sum.where(k(f.key), '=', f.text);
+      if (hidden) sum = sum.where(k(hidden.filter), '<>', sql.lit(hidden.value));
+      for (const { via, key } of subset) {
+        const search = this.#dialect.search(via.list.name, pattern);
+        const ids = this.#db
+          .selectFrom(search.table)
+          .select(sql<string>`cast(${sql.ref(search.id)} as text)`.as('id'))
+          .where(search.matches);
+        sum = sum.where(this.#dialect.inIds(k(key!), ids));
+      }
+      terms.push({ sign: subset.length % 2 === 1 ? 1 : -1, sum });
+    }
+    const total = terms
+      .map(({ sign, sum }, i) =>
+        i === 0 ? sql`(${sum})` : sql`${sql.raw(sign > 0 ? '+' : '-')} (${sum})`,
+      )
+      .reduce((a, b) => sql`${a} ${b}`);
+    return this.#db.selectNoFrom(sql<number>`${total}`.as('total')) as SelectQueryBuilder<
+      any,
+      any,
+      { total: number }
+    >;
   }
 }
 
@@ -386,10 +447,10 @@ function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>)
 }
 
 /** The smallest grouping set holding every filter asked for (and `also`), if any. */
-function countSet(spec: ListSpec, filters: Filter[], also?: string): number | undefined {
+function countSet(spec: ListSpec, keys: readonly string[], also?: string): number | undefined {
   let best: number | undefined;
   spec.counts.forEach((set, g) => {
-    if (!filters.every((f) => set.includes(f.key))) return;
+    if (!keys.every((key) => set.includes(key))) return;
     if (also !== undefined && !set.includes(also)) return;
     if (best === undefined || set.length < spec.counts[best]!.length) best = g;
   });
