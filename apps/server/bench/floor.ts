@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { openDatabase } from '../src/db/connect.ts';
 import { Lists } from '../src/db/lists.ts';
+import { readInPlace } from '../src/db/sqlite-reading.ts';
 import { FLOOR_LISTS } from './cases.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -49,6 +50,7 @@ if (databaseUrl) {
     ).map((r) => r.rows);
 } else {
   const db = new SQLite(sqliteFile, { readonly: true, fileMustExist: true });
+  readInPlace(db);
   const prepared = new Map<string, SQLite.Statement>();
   run = async (statements) =>
     statements.map((s) => {

@@ -23,6 +23,7 @@ import type { Config } from '../config.ts';
 import { PgChangeWatch, SqliteChangeWatch, noteLocalWrite, type ChangeWatch } from './changes.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import { PgReadPool, SqliteReadPool, defaultReaders, type ReadPool } from './reads.ts';
+import { readInPlace } from './sqlite-reading.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -186,6 +187,7 @@ export function openDatabase(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
+    readInPlace(sqlite);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withCachedPrepare(sqlite, statementCache(sqlite)) }),
       plugins: [new CamelCasePlugin(), sqliteBooleans],

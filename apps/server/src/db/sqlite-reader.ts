@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { readInPlace } from './sqlite-reading.ts';
 
 export type ReadRequest = { id: number; queries: Array<{ sql: string; params: unknown[] }> };
 export type ReadReply =
@@ -13,6 +14,7 @@ export type ReadReply =
 const { file } = workerData as { file: string };
 const db = new SQLite(file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+readInPlace(db);
 
 const MAX_STATEMENTS = 500;
 const statements = new Map<string, SQLite.Statement>();
