@@ -363,6 +363,8 @@ describe('edit, date limit, status, banners, delete', () => {
         ['PUT', `/account/user/status/${id}`, { status: 'ACTIVE' }],
         ['DELETE', `/account/delete-user/${id}`, undefined],
         ['GET', `/wallets/all/${id}`, undefined],
+        ['GET', `/top/${id}`, undefined],
+        ['GET', `/self/${id}?position=LEFT`, undefined],
       ] as const) {
         const res = await admin({ method, url, payload });
         expect(res.statusCode, `${method} ${url}`).toBe(404);

@@ -154,16 +154,33 @@ export class Lists {
     spec: ListSpec<string, O>,
     query: PageQuery & Readonly<Record<string, unknown>>,
   ): Promise<ListResponse<O>> {
+    return (await this.pageWithin(spec, query, [])).page;
+  }
+
+  /**
+   * `page`, with `alongside` (a check such as "this user exists", precompiled) read in the same
+   * batch: one hand-over to the reader thread, or side by side on PostgreSQL, instead of a round
+   * trip before the list. Answers the page and each statement's rows; the caller judges them.
+   */
+  async pageWithin<O>(
+    spec: ListSpec<string, O>,
+    query: PageQuery & Readonly<Record<string, unknown>>,
+    alongside: readonly CompiledQuery[],
+  ): Promise<{ page: ListResponse<O>; alongside: Array<Record<string, unknown>[]> }> {
     // Even a cheap page is read on a reader thread: measured, the request thread serves more
     // requests a second handing its statements over than running them itself.
-    const { rows, total } = await this.answer(spec, query, (statements) =>
-      this.#reads.run(statements),
-    );
+    let extra: Array<Record<string, unknown>[]> = [];
+    const { rows, total } = await this.answer(spec, query, async (statements) => {
+      if (extra.length > 0 || alongside.length === 0) return this.#reads.run(statements);
+      const all = await this.#reads.run([...alongside, ...statements]);
+      extra = all.slice(0, alongside.length);
+      return all.slice(alongside.length);
+    });
     const { rows: result } = await this.#camel.transformResult({
       queryId: { queryId: spec.name },
       result: { rows },
     });
-    return { result: result as O[], total };
+    return { page: { result: result as O[], total }, alongside: extra };
   }
 
   /**

@@ -29,7 +29,7 @@ import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
-import { requireUser } from './routes.ts';
+import { ownedLists, requireUser } from './routes.ts';
 
 const FOLDER = 'user-images';
 const MENU = 'users';
@@ -74,6 +74,7 @@ const numberTaken = () => conflict(MESSAGES.defNumTaken, 'defNum');
 
 const imageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, media } = app.ctx;
+  const owned = ownedLists(db, lists);
 
   const toImage = (row: Row): UserImage => {
     const { kind, position, image, ...rest } = row;
@@ -177,9 +178,9 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const { accountId } = request.params;
-        await requireUser(db, accountId);
-        const page = await lists.page(USER_IMAGES_LIST, { ...request.query, accountId, kind });
+        const query = { ...request.query, kind };
+        const { page, role } = await owned(USER_IMAGES_LIST, request.params.accountId, query);
+        if (role !== 'USER') throw notFound(MESSAGES.userNotFound);
         return { result: page.result.map(toImage), total: page.total };
       },
     );

@@ -28,7 +28,8 @@ import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
-import { defineList } from '../../db/lists.ts';
+import { defineList, type Lists, type ListSpec, type PageQuery } from '../../db/lists.ts';
+import { arg, precompile } from '../../db/precompiled.ts';
 import type { Db } from '../../db/connect.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
@@ -108,6 +109,27 @@ const missing = (field: string, message: string) =>
 
 const phoneTaken = () => conflict(MESSAGES.phoneTaken, 'phoneNumber');
 
+/**
+ * A page of what an account owns (its wallet, images, login history) and the account's role, read
+ * in one batch (`Lists.pageWithin`): no round trip to check the account before the list. The
+ * role is undefined when there is no such account.
+ */
+export function ownedLists(db: Db, lists: Lists) {
+  const role = precompile(
+    db.selectFrom('accounts').select('role').where('id', '=', arg<number>(0)),
+  );
+  return async <O>(
+    spec: ListSpec<string, O>,
+    accountId: number,
+    query: PageQuery & Readonly<Record<string, unknown>>,
+  ) => {
+    const { page, alongside } = await lists.pageWithin(spec, { ...query, accountId }, [
+      role.fill([accountId]),
+    ]);
+    return { page, role: alongside[0]?.[0]?.role as string | undefined };
+  };
+}
+
 /** The USER account `id`, or a 404 (none, or not a user). */
 export async function requireUser(db: Db, id: number) {
   const row = await db
@@ -122,6 +144,7 @@ export async function requireUser(db: Db, id: number) {
 
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, media } = app.ctx;
+  const owned = ownedLists(db, lists);
 
   const toUser = (row: Row): User => ({
     id: row.id,
@@ -484,9 +507,9 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.params;
-      await requireUser(db, accountId);
-      return lists.page(WALLETS_LIST, { ...request.query, accountId });
+      const { page, role } = await owned(WALLETS_LIST, request.params.accountId, request.query);
+      if (role !== 'USER') throw notFound(MESSAGES.userNotFound);
+      return page;
     },
   );
 
@@ -507,14 +530,10 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { accountId } = request.params;
-      const account = await db
-        .selectFrom('accounts')
-        .select('role')
-        .where('id', '=', accountId)
-        .executeTakeFirst();
-      if (!account) throw notFound(MESSAGES.accountNotFound);
-      if (account.role !== 'USER' && request.account.role !== 'SUPER_ADMIN') throw forbidden();
-      return lists.page(LOGIN_HISTORY_LIST, { ...request.query, accountId });
+      const { page, role } = await owned(LOGIN_HISTORY_LIST, accountId, request.query);
+      if (role === undefined) throw notFound(MESSAGES.accountNotFound);
+      if (role !== 'USER' && request.account.role !== 'SUPER_ADMIN') throw forbidden();
+      return page;
     },
   );
 
