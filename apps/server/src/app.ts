@@ -40,6 +40,8 @@ import userRoutes from './features/users/routes.ts';
 import userImageRoutes from './features/users/images.ts';
 import staffRoutes from './features/staff/routes.ts';
 import menuRoutes from './features/staff/menus.ts';
+import auditRoutes from './features/audit/routes.ts';
+import { registerAuditGuard } from './features/audit/record.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
@@ -162,6 +164,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   registerAccessCheck(app, ctx.database, ctx.secret);
+  registerAuditGuard(app, config.env !== 'production');
 
   await app.register(
     async (api) => {
@@ -185,6 +188,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(userImageRoutes);
       await api.register(staffRoutes);
       await api.register(menuRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: API_BASE },
   );

@@ -19,3 +19,4 @@ export * from './posters.ts';
 export * from './videos.ts';
 export * from './users.ts';
 export * from './staff.ts';
+export * from './audit.ts';

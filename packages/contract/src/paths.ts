@@ -125,6 +125,10 @@ export const PATHS = {
   userPermissionStatus: (id: number | string) => `/user-permissions/status/${id}`,
   userPermissionBulk: (accountId: number | string) => `/user-permissions/bulk/${accountId}`,
 
+  auditList: '/audit/list',
+  /** One row's audit entries; one path per area, each open to that area's viewers. */
+  auditHistory: (area: string, id: number | string) => `/audit/history/${area}/${id}`,
+
   contactList: '/contact-us/all',
   contactSubmit: '/public/contact-us',
 } as const;

@@ -47,6 +47,11 @@ export interface ListSpec<F extends string = string, O = unknown> {
   alias: string;
   /** Query parameter → base-table column it must equal. */
   filters: Readonly<Record<F, string>>;
+  /**
+   * Query parameter → base-table column and comparison, for bounds (a date range). A request
+   * with a bound is counted on the table, through the index its filters and order use.
+   */
+  ranges: Readonly<Record<string, { column: string; op: '>=' | '<' }>>;
   /** The grouping sets `list_counts` keeps for this list, in its migration's order. */
   counts: ReadonlyArray<ReadonlyArray<F>>;
   /** Base-table columns the keyword searches, as its migration indexed them. */
@@ -83,8 +88,9 @@ export type SearchVia = {
 };
 
 export function defineList<const F extends string, O>(
-  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden'> & {
+  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden' | 'ranges'> & {
     hidden?: { filter: F; value: string };
+    ranges?: ListSpec['ranges'];
     order?: Order;
     sorts?: ReadonlyArray<string>;
     caseless?: ReadonlyArray<string>;
@@ -104,6 +110,7 @@ export function defineList<const F extends string, O>(
     caseless: spec.caseless ?? [],
     searchVia: spec.searchVia ?? [],
     hidden: spec.hidden,
+    ranges: spec.ranges ?? {},
   };
 }
 
@@ -116,7 +123,7 @@ export type PageQuery = {
   sort?: string | undefined;
 };
 
-type Filter = { key: string; column: string; value: string | number };
+type Filter = { key: string; column: string; value: string | number; op: '=' | '>=' | '<' };
 type KeywordKind = 'none' | 'indexed' | 'scan';
 
 /** The statements of one shape of request (which filters, which kind of keyword), compiled. */
@@ -280,7 +287,7 @@ export class Lists {
 
     const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
       let q = qb;
-      for (const f of filters) q = q.where(f.column, '=', f.value) as Q;
+      for (const f of filters) q = q.where(f.column, f.op, f.value) as Q;
       if (hidden) q = q.where(hidden.column, '<>', sql.lit(hidden.value)) as Q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
@@ -458,7 +465,11 @@ function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>)
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new Error(`${spec.name}: filter ${key} is not a string or number`);
     }
-    filters.push({ key, column, value });
+    filters.push({ key, column, value, op: '=' });
+  }
+  for (const [key, { column, op }] of Object.entries(spec.ranges)) {
+    const value = query[key];
+    if (typeof value === 'string' && value !== '') filters.push({ key, column, value, op });
   }
   return filters;
 }

@@ -283,6 +283,19 @@ export interface ListCountTable {
   n: number;
 }
 
+/** One change a signed-in account made (audit/record.ts); append-only. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  accountId: number;
+  ip: string | null;
+  area: string;
+  rowId: number | null;
+  action: string;
+  /** JSON: the changed fields, [{ field, old, new, redacted? }]. */
+  changes: string;
+  createdAt: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -307,6 +320,7 @@ export interface Database {
   userDetails: UserDetailTable;
   userImages: UserImageTable;
   wallets: WalletTable;
+  auditLog: AuditLogTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -15,6 +15,7 @@ import { STAFF_LIST } from './staff/routes.ts';
 import { VIDEOS_LIST } from './videos/routes.ts';
 import { LOGIN_HISTORY_LIST, USERS_LIST, WALLETS_LIST } from './users/routes.ts';
 import { USER_IMAGES_LIST } from './users/images.ts';
+import { AUDIT_LIST } from './audit/routes.ts';
 
 export const ALL_LISTS: readonly ListSpec[] = [
   MASTER_APPS_LIST,
@@ -34,4 +35,5 @@ export const ALL_LISTS: readonly ListSpec[] = [
   WALLETS_LIST,
   LOGIN_HISTORY_LIST,
   STAFF_LIST,
+  AUDIT_LIST,
 ];

@@ -1,0 +1,175 @@
+/**
+ * The audit log's one way in. Every change a signed-in account makes through the API records
+ * here, with the transaction that makes the change, so a change that fails (rolled back) records
+ * nothing and one that commits cannot lose its entry. Routes either call `audited` (snapshot the
+ * row, write, snapshot again, record the difference) or, when they already run a transaction,
+ * `record` with the before and after rows. The guard below makes a forgotten call loud.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AuditAction, AuditArea, AuditChange } from '@master-admin/contract';
+import type { Db } from '../../db/connect.ts';
+import type { Database } from '../../db/schema.ts';
+import { now } from '../../db/dialect.ts';
+
+export type AuditRow = Record<string, unknown>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** How many audit entries this request wrote (the guard's evidence). */
+    auditEntries: number;
+  }
+  interface FastifyContextConfig {
+    /** `false`: a mutating method that changes nothing (a preview); the guard lets it be. */
+    audit?: false;
+  }
+}
+
+/** Fields never written to the log with their values: only their name, as `redacted`. */
+const SECRET = /password|token|secret|session/i;
+/** Fields that change with every write and say nothing of their own. */
+const UNTRACKED = new Set(['id', 'updatedAt']);
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The fields that differ between two states of a row (either may be absent: a create, a delete),
+ * old → new; a secret field is named without its values.
+ */
+export function diff(before: AuditRow | null | undefined, after: AuditRow | null | undefined) {
+  const changes: AuditChange[] = [];
+  const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const field of fields) {
+    if (UNTRACKED.has(field)) continue;
+    const old = before ? (before[field] ?? null) : null;
+    const next = after ? (after[field] ?? null) : null;
+    if (same(old, next)) continue;
+    changes.push(
+      SECRET.test(field)
+        ? { field: field.replace(/Hash$/, ''), old: null, new: null, redacted: true }
+        : { field, old, new: next },
+    );
+  }
+  return changes;
+}
+
+export type AuditEntryInput = {
+  area: AuditArea;
+  rowId: number | null;
+  action: AuditAction;
+  /** The row before and after the change; `changes` is their `diff`. */
+  before?: AuditRow | null | undefined;
+  after?: AuditRow | null | undefined;
+  /** Changes that are not one row's columns (a staff member's grants), added to the diff. */
+  changes?: AuditChange[];
+  /** Who acted, when not the request's signed-in account (a sign-in). */
+  accountId?: number;
+};
+
+/** Writes `entries` with `trx`, the transaction of the change they describe. */
+export async function record(
+  trx: Db,
+  request: FastifyRequest,
+  entries: AuditEntryInput | readonly AuditEntryInput[],
+): Promise<void> {
+  const list = Array.isArray(entries) ? entries : [entries as AuditEntryInput];
+  if (list.length === 0) return;
+  const at = now();
+  await trx
+    .insertInto('auditLog')
+    .values(
+      list.map((e) => ({
+        accountId: e.accountId ?? request.account.id,
+        ip: request.ip,
+        area: e.area,
+        rowId: e.rowId,
+        action: e.action,
+        changes: JSON.stringify([...diff(e.before, e.after), ...(e.changes ?? [])]),
+        createdAt: at,
+      })),
+    )
+    .execute();
+  request.auditEntries += list.length;
+}
+
+/** The rows `ids` of `table` as they are now, by id (what `diff` compares). */
+export async function snapshots(
+  trx: Db,
+  table: keyof Database,
+  ids: readonly number[],
+): Promise<Map<number, AuditRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await (trx as unknown as Kysely<any>)
+    .selectFrom(table)
+    .selectAll()
+    .where('id', 'in', ids)
+    .execute()) as Array<AuditRow & { id: number }>;
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export type AuditTarget = {
+  area: AuditArea;
+  /** The table whose rows `ids` are snapshotted before and after. */
+  table: keyof Database;
+  action: AuditAction;
+};
+
+/**
+ * Runs `write` in a transaction, recording one entry per row of `ids` that existed before or
+ * after it (a bulk call: one entry per row, so each row's history holds it). `ids` may be a
+ * function of `write`'s answer: a create learns its id from the insert.
+ */
+export async function audited<T>(
+  db: Db,
+  request: FastifyRequest,
+  target: AuditTarget & { ids: readonly number[] | ((result: T) => readonly number[]) },
+  write: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const known = typeof target.ids === 'function' ? [] : target.ids;
+    const before = await snapshots(trx, target.table, known);
+    const result = await write(trx);
+    const ids = typeof target.ids === 'function' ? target.ids(result) : target.ids;
+    const after = await snapshots(trx, target.table, ids);
+    await record(
+      trx,
+      request,
+      ids
+        .filter((id) => before.has(id) || after.has(id))
+        .map((id) => ({
+          area: target.area,
+          rowId: id,
+          action: target.action,
+          before: before.get(id),
+          after: after.get(id),
+        })),
+    );
+    return result;
+  });
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The guard: a signed-in call with a mutating method that succeeded without recording an entry
+ * is a route that forgot. Logged as an error; outside production (tests, development) the call
+ * answers 500, so the test suite that exercises every route finds it.
+ */
+export function registerAuditGuard(app: FastifyInstance, strict: boolean) {
+  app.decorateRequest('auditEntries', 0);
+  app.addHook('onSend', async (request, reply, payload) => {
+    const config = request.routeOptions.config;
+    const rule = config.access;
+    if (!rule || rule.kind === 'public' || config.audit === false) return payload;
+    if (!MUTATING.has(request.method) || reply.statusCode >= 300 || request.auditEntries > 0) {
+      return payload;
+    }
+    const message = `${request.method} ${request.routeOptions.url} changed without an audit entry`;
+    request.log.error(message);
+    if (!strict) return payload;
+    reply.code(500).header('content-type', 'application/json; charset=utf-8');
+    return JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message });
+  });
+}

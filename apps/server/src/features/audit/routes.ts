@@ -1,0 +1,123 @@
+/**
+ * Reading the audit log: the whole log (SUPER_ADMIN), and one row's history for anyone who may
+ * view that row's area (one route per area, each declaring that area's VIEW right). Nothing
+ * here, or anywhere, updates or deletes an entry.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AUDIT_AREA_MENUS,
+  AUDIT_AREAS,
+  PATHS,
+  auditHistoryQuery,
+  auditList,
+  auditListQuery,
+  idParams,
+  type AuditEntry,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { defineList } from '../../db/lists.ts';
+
+export const AUDIT_LIST = defineList({
+  name: 'audit_log',
+  table: 'auditLog',
+  alias: 'l',
+  filters: { accountId: 'accountId', area: 'area', rowId: 'rowId' },
+  ranges: {
+    from: { column: 'createdAt', op: '>=' },
+    before: { column: 'createdAt', op: '<' },
+  },
+  counts: [[], ['accountId'], ['area'], ['area', 'rowId'], ['accountId', 'area']],
+  search: [],
+  rows: (db, ids) =>
+    db
+      .selectFrom('auditLog as l')
+      .leftJoin('accounts as a', 'a.id', 'l.accountId')
+      .select([
+        'l.id',
+        'l.accountId',
+        (eb) => eb.fn.coalesce('a.email', 'a.phoneNumber').as('accountName'),
+        'l.ip',
+        'l.area',
+        'l.rowId',
+        'l.action',
+        'l.changes',
+        'l.createdAt',
+      ])
+      .where('l.id', 'in', ids),
+});
+
+type StoredEntry = Omit<AuditEntry, 'changes'> & { changes: string };
+
+const toEntry = (row: StoredEntry): AuditEntry => ({
+  ...row,
+  changes: JSON.parse(row.changes) as AuditEntry['changes'],
+});
+
+/** The first instant of a UTC day, and of the day after it. */
+const startOf = (day: string) => `${day}T00:00:00.000Z`;
+function dayAfter(day: string) {
+  const next = new Date(`${day}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString();
+}
+
+const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { lists } = app.ctx;
+
+  app.get(
+    PATHS.auditList,
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        tags: ['audit'],
+        summary: 'Lists audit entries, newest first (SUPER_ADMIN)',
+        description:
+          'Every change a signed-in account made through the API: who, when, from which ' +
+          'address, which area and row, and the changed fields old → new (secrets named, ' +
+          'never shown). fromDate and toDate are UTC days, both included.',
+        querystring: auditListQuery,
+        response: answers(auditList),
+      },
+    },
+    async (request) => {
+      const { fromDate, toDate, ...query } = request.query;
+      const page = await lists.page(AUDIT_LIST as never, {
+        ...query,
+        from: fromDate === undefined ? undefined : startOf(fromDate),
+        before: toDate === undefined ? undefined : dayAfter(toDate),
+      });
+      return { result: (page.result as StoredEntry[]).map(toEntry), total: page.total };
+    },
+  );
+
+  for (const area of AUDIT_AREAS) {
+    const menu = AUDIT_AREA_MENUS[area];
+    app.get(
+      PATHS.auditHistory(area, ':id'),
+      {
+        config: { access: menu === undefined ? access.superAdmin : access.menu(menu, 'VIEW') },
+        schema: {
+          tags: ['audit'],
+          summary: `One ${area} row's audit entries, newest first`,
+          description:
+            menu === undefined
+              ? 'SUPER_ADMIN only.'
+              : `Open to whoever may view the area (VIEW on the ${menu} menu).`,
+          params: idParams,
+          querystring: auditHistoryQuery,
+          response: answers(auditList),
+        },
+      },
+      async (request) => {
+        const page = await lists.page(AUDIT_LIST as never, {
+          ...request.query,
+          area,
+          rowId: request.params.id,
+        });
+        return { result: (page.result as StoredEntry[]).map(toEntry), total: page.total };
+      },
+    );
+  }
+};
+export default auditRoutes;

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { BuiltInMenuName } from './enums.ts';
+import { listQuery } from './common.ts';
+import { optionalCalendarDate, optionalEnum, optionalId, timestamp } from './fields.ts';
+
+/**
+ * The areas an audit entry names, each with the menu whose VIEW right lets an account read the
+ * history of that area's rows (`undefined`: SUPER_ADMIN only). A staff member's permission
+ * changes are entries of the `staff` area on that staff member's row.
+ */
+export const AUDIT_AREA_MENUS = {
+  auth: undefined,
+  masterApps: 'masterApp',
+  banners: 'banner',
+  blogs: 'blogs',
+  pages: 'pages',
+  faqs: 'faqs',
+  categories: 'category',
+  specialDays: 'specialDay',
+  settings: 'settings',
+  notifications: 'notification',
+  posters: 'poster',
+  videos: 'video',
+  users: 'users',
+  userImages: 'users',
+  staff: undefined,
+  menus: 'menus',
+} as const satisfies Record<string, BuiltInMenuName | undefined>;
+export type AuditArea = keyof typeof AUDIT_AREA_MENUS;
+export const AUDIT_AREAS = Object.keys(AUDIT_AREA_MENUS) as [AuditArea, ...AuditArea[]];
+
+export const AUDIT_ACTIONS = [
+  'CREATE',
+  'UPDATE',
+  'STATUS',
+  'FILE',
+  'DELETE',
+  'PASSWORD',
+  'PERMISSIONS',
+  'SIGN_IN',
+  'SIGN_OUT',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * One changed field. A secret (a password) is named with `redacted: true` and no values; a file
+ * is its stored key.
+ */
+export const auditChange = z.object({
+  field: z.string(),
+  old: z.unknown(),
+  new: z.unknown(),
+  redacted: z.boolean().optional(),
+});
+export type AuditChange = z.infer<typeof auditChange>;
+
+export const auditEntry = z.object({
+  id: z.number().int(),
+  accountId: z.number().int(),
+  /** The account's email (or phone number) as it is now; null when it has neither. */
+  accountName: z.string().nullable(),
+  ip: z.string().nullable(),
+  area: z.enum(AUDIT_AREAS),
+  rowId: z.number().int().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  changes: z.array(auditChange),
+  createdAt: timestamp,
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+/** The audit log's filters: newest first; the dates are UTC days, both included. */
+export const auditListQuery = listQuery
+  .omit({ keyword: true })
+  .extend({
+    accountId: optionalId,
+    area: optionalEnum(AUDIT_AREAS),
+    rowId: optionalId,
+    fromDate: optionalCalendarDate,
+    toDate: optionalCalendarDate,
+  })
+  .superRefine((q, ctx) => {
+    if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
+      ctx.addIssue({ code: 'custom', path: ['toDate'], message: 'Must not be before fromDate' });
+    }
+  });
+export type AuditListQuery = z.input<typeof auditListQuery>;
+
+/** A row's history: its entries, newest first. */
+export const auditHistoryQuery = z.strictObject({
+  limit: listQuery.shape.limit,
+  offset: listQuery.shape.offset,
+});
+export type AuditHistoryQuery = z.input<typeof auditHistoryQuery>;
+
+export const auditList = z.object({
+  result: z.array(auditEntry),
+  total: z.number().int().min(0),
+});
