@@ -11,6 +11,7 @@ import type { AuditAction, AuditArea, AuditChange } from '@master-admin/contract
 import type { Db } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 export type AuditRow = Record<string, unknown>;
 
@@ -109,30 +110,37 @@ export async function snapshots(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** Reads the rows `ids` as the log compares them (a row and what belongs to it). */
+export type RowsReader = (trx: Db, ids: readonly number[]) => Promise<Map<number, AuditRow>>;
+
 export type AuditTarget = {
   area: AuditArea;
-  /** The table whose rows `ids` are snapshotted before and after. */
-  table: keyof Database;
+  /** The table whose rows `ids` are snapshotted before and after, or how to read them. */
+  table: keyof Database | RowsReader;
   action: AuditAction;
 };
 
+const reader = (table: AuditTarget['table']): RowsReader =>
+  typeof table === 'function' ? table : (trx, ids) => snapshots(trx, table, ids);
+
 /**
- * Runs `write` in a transaction, recording one entry per row of `ids` that existed before or
+ * Runs `write` in a transaction (`db`'s, when it is one), recording one entry per row of `ids` that existed before or
  * after it (a bulk call: one entry per row, so each row's history holds it). `ids` may be a
  * function of `write`'s answer: a create learns its id from the insert.
  */
 export async function audited<T>(
   db: Db,
   request: FastifyRequest,
-  target: AuditTarget & { ids: readonly number[] | ((result: T) => readonly number[]) },
+  target: AuditTarget & { ids: readonly number[] | ((result: NoInfer<T>) => readonly number[]) },
   write: (trx: Db) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const known = typeof target.ids === 'function' ? [] : target.ids;
-    const before = await snapshots(trx, target.table, known);
+    const read = reader(target.table);
+    const before = await read(trx, known);
     const result = await write(trx);
     const ids = typeof target.ids === 'function' ? target.ids(result) : target.ids;
-    const after = await snapshots(trx, target.table, ids);
+    const after = await read(trx, ids);
     await record(
       trx,
       request,
@@ -148,6 +156,41 @@ export async function audited<T>(
     );
     return result;
   });
+}
+
+/**
+ * For a statement that may touch any row of a table (every special day's year): records one
+ * entry per row of `before` that it changed, comparing with the rows as they are now.
+ */
+export async function recordChangedRows(
+  trx: Db,
+  request: FastifyRequest,
+  target: AuditTarget,
+  before: Map<number, AuditRow>,
+): Promise<void> {
+  const after = await reader(target.table)(trx, [...before.keys()]);
+  const changed = [...before.keys()].filter((id) => diff(before.get(id), after.get(id)).length);
+  await record(
+    trx,
+    request,
+    changed.map((id) => ({
+      area: target.area,
+      rowId: id,
+      action: target.action,
+      before: before.get(id),
+      after: after.get(id),
+    })),
+  );
+}
+
+/** `audited` for a create: the entry's row is the one `write` answers. */
+export function auditedCreate<T extends { id: number }>(
+  db: Db,
+  request: FastifyRequest,
+  target: AuditTarget,
+  write: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return audited<T>(db, request, { ...target, ids: (result) => [result.id] }, write);
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

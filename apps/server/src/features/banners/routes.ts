@@ -13,8 +13,10 @@ import {
   statusBody,
   type Banner,
   BANNER_SORTS,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -64,6 +66,9 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     masterApp: { id: appId, name: appName },
   });
 
+  const audit = (action: AuditAction, id?: number) =>
+    ({ area: 'banners', table: 'banners', action, ids: id === undefined ? [] : [id] }) as const;
+
   async function findBanner(id: number): Promise<Banner> {
     const row = await selectBanners(db).where('b.id', '=', id).executeTakeFirst();
     if (!row) throw notFound(MESSAGES.bannerNotFound);
@@ -87,19 +92,21 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireMasterApp(db, request.params.masterAppId);
       const image = await media.saveImage(file, FOLDER);
       const at = now();
-      const { id } = await db
-        .insertInto('banners')
-        .values({
-          masterAppId: request.params.masterAppId,
-          image,
-          link: request.body.link ?? null,
-          linkType: request.body.linkType,
-          status: 'ACTIVE',
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const { id } = await auditedCreate(db, request, audit('CREATE'), (trx) =>
+        trx
+          .insertInto('banners')
+          .values({
+            masterAppId: request.params.masterAppId,
+            image,
+            link: request.body.link ?? null,
+            linkType: request.body.linkType,
+            status: 'ACTIVE',
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
       return { message: MESSAGES.bannerCreated, result: await findBanner(id) };
     },
   );
@@ -134,15 +141,18 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await db
-        .updateTable('banners')
-        .set({
-          link: request.body.link ?? null,
-          linkType: request.body.linkType,
-          updatedAt: now(),
-        })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { id } = request.params;
+      const { numUpdatedRows } = await audited(db, request, audit('UPDATE', id), (trx) =>
+        trx
+          .updateTable('banners')
+          .set({
+            link: request.body.link ?? null,
+            linkType: request.body.linkType,
+            updatedAt: now(),
+          })
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
       return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
     },
@@ -161,11 +171,14 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await db
-        .updateTable('banners')
-        .set({ status: request.body.status, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { id } = request.params;
+      const { numUpdatedRows } = await audited(db, request, audit('STATUS', id), (trx) =>
+        trx
+          .updateTable('banners')
+          .set({ status: request.body.status, updatedAt: now() })
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
       return { message: MESSAGES.statusUpdated, result: await findBanner(request.params.id) };
     },
@@ -191,11 +204,13 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirst();
       if (!old) throw notFound(MESSAGES.bannerNotFound);
       const image = await media.saveImage(file, FOLDER);
-      await db
-        .updateTable('banners')
-        .set({ image, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .execute();
+      await audited(db, request, audit('FILE', request.params.id), (trx) =>
+        trx
+          .updateTable('banners')
+          .set({ image, updatedAt: now() })
+          .where('id', '=', request.params.id)
+          .execute(),
+      );
       if (old.image !== image) await media.release([old.image]);
       return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
     },
@@ -213,11 +228,10 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('banners')
-        .where('id', '=', request.params.id)
-        .returning('image')
-        .executeTakeFirst();
+      const { id } = request.params;
+      const row = await audited(db, request, audit('DELETE', id), (trx) =>
+        trx.deleteFrom('banners').where('id', '=', id).returning('image').executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.bannerNotFound);
       await media.release([row.image]);
       return { message: MESSAGES.bannerDeleted, result: { id: request.params.id } };

@@ -16,6 +16,7 @@ import {
   BLOG_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { hasVisibleContent, mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
@@ -102,22 +103,28 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       const at = now();
       let id: number;
       try {
-        ({ id } = await db
-          .insertInto('blogs')
-          .values({
-            title,
-            author,
-            shortDesc,
-            desc,
-            image,
-            date: date ?? null,
-            popular,
-            status,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
+        ({ id } = await auditedCreate(
+          db,
+          request,
+          { area: 'blogs', table: 'blogs', action: 'CREATE' },
+          (trx) =>
+            trx
+              .insertInto('blogs')
+              .values({
+                title,
+                author,
+                shortDesc,
+                desc,
+                image,
+                date: date ?? null,
+                popular,
+                status,
+                createdAt: at,
+                updatedAt: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow(),
+        ));
       } catch (err) {
         await media.release([image]);
         throw err;
@@ -175,11 +182,17 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { title, author, shortDesc, date } = request.body;
       const desc = request.body.desc === undefined ? undefined : cleanDesc(request.body.desc);
-      const { numUpdatedRows } = await db
-        .updateTable('blogs')
-        .set({ title, author, shortDesc, desc, date, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { numUpdatedRows } = await audited(
+        db,
+        request,
+        { area: 'blogs', table: 'blogs', action: 'UPDATE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('blogs')
+            .set({ title, author, shortDesc, desc, date, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.blogUpdated, result: await findBlog(request.params.id) };
     },
@@ -205,11 +218,17 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirst();
       if (!old) throw notFound(MESSAGES.blogNotFound);
       const image = await media.saveImage(file, FOLDER);
-      const { numUpdatedRows } = await db
-        .updateTable('blogs')
-        .set({ image, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { numUpdatedRows } = await audited(
+        db,
+        request,
+        { area: 'blogs', table: 'blogs', action: 'FILE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('blogs')
+            .set({ image, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) {
         // Deleted meanwhile: the new file may now be unused.
         await media.release([image]);
@@ -233,11 +252,17 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await db
-        .updateTable('blogs')
-        .set({ status: request.body.status, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { numUpdatedRows } = await audited(
+        db,
+        request,
+        { area: 'blogs', table: 'blogs', action: 'STATUS', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('blogs')
+            .set({ status: request.body.status, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.statusUpdated, result: await findBlog(request.params.id) };
     },
@@ -256,11 +281,17 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await db
-        .updateTable('blogs')
-        .set({ popular: request.body.popular, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { numUpdatedRows } = await audited(
+        db,
+        request,
+        { area: 'blogs', table: 'blogs', action: 'UPDATE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('blogs')
+            .set({ popular: request.body.popular, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.successfullyUpdated, result: await findBlog(request.params.id) };
     },
@@ -278,11 +309,17 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('blogs')
-        .where('id', '=', request.params.id)
-        .returning('image')
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        { area: 'blogs', table: 'blogs', action: 'DELETE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .deleteFrom('blogs')
+            .where('id', '=', request.params.id)
+            .returning('image')
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.blogNotFound);
       await media.release([row.image]);
       return { message: MESSAGES.blogDeleted, result: { id: request.params.id } };

@@ -16,6 +16,7 @@ import {
   CATEGORY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
@@ -61,18 +62,21 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const at = now();
+      const target = { area: 'categories', table: 'categories', action: 'CREATE' } as const;
       const row = await uniqueName(() =>
-        db
-          .insertInto('categories')
-          .values({
-            name: request.body.name,
-            downloadCount: 0,
-            status: 'ACTIVE',
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow(),
+        auditedCreate(db, request, target, (trx) =>
+          trx
+            .insertInto('categories')
+            .values({
+              name: request.body.name,
+              downloadCount: 0,
+              status: 'ACTIVE',
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning(COLUMNS)
+            .executeTakeFirstOrThrow(),
+        ),
       );
       return { message: MESSAGES.categoryCreated, result: row };
     },
@@ -135,13 +139,22 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const { id } = request.params;
+      const target = {
+        area: 'categories',
+        table: 'categories',
+        action: 'UPDATE',
+        ids: [id],
+      } as const;
       const row = await uniqueName(() =>
-        db
-          .updateTable('categories')
-          .set({ name: request.body.name, updatedAt: now() })
-          .where('id', '=', request.params.id)
-          .returning(COLUMNS)
-          .executeTakeFirst(),
+        audited(db, request, target, (trx) =>
+          trx
+            .updateTable('categories')
+            .set({ name: request.body.name, updatedAt: now() })
+            .where('id', '=', id)
+            .returning(COLUMNS)
+            .executeTakeFirst(),
+        ),
       );
       if (!row) throw notFound(MESSAGES.categoryNotFound);
       return { message: MESSAGES.categoryUpdated, result: row };
@@ -161,12 +174,18 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .updateTable('categories')
-        .set({ status: request.body.status, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        { area: 'categories', table: 'categories', action: 'STATUS', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('categories')
+            .set({ status: request.body.status, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .returning(COLUMNS)
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.categoryNotFound);
       return { message: MESSAGES.statusUpdated, result: row };
     },
@@ -187,7 +206,13 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       try {
-        const row = await db.transaction().execute(async (trx) => {
+        const target = {
+          area: 'categories',
+          table: 'categories',
+          action: 'DELETE',
+          ids: [id],
+        } as const;
+        const row = await audited(db, request, target, async (trx) => {
           const used = await trx
             .selectFrom('posters')
             .select('id')

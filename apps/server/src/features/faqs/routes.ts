@@ -17,6 +17,7 @@ import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 
 const COLUMNS = ['id', 'question', 'answer', 'createdAt'] as const;
 
@@ -48,11 +49,14 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const at = now();
-      const row = await db
-        .insertInto('faqs')
-        .values({ ...request.body, createdAt: at, updatedAt: at })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
+      const target = { area: 'faqs', table: 'faqs', action: 'CREATE' } as const;
+      const row = await auditedCreate(db, request, target, (trx) =>
+        trx
+          .insertInto('faqs')
+          .values({ ...request.body, createdAt: at, updatedAt: at })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow(),
+      );
       return { message: MESSAGES.faqCreated, result: row };
     },
   );
@@ -87,16 +91,20 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { question, answer } = request.body;
-      const row = await db
-        .updateTable('faqs')
-        .set({
-          ...(question !== undefined ? { question } : {}),
-          ...(answer !== undefined ? { answer } : {}),
-          updatedAt: now(),
-        })
-        .where('id', '=', request.params.id)
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const { id } = request.params;
+      const target = { area: 'faqs', table: 'faqs', action: 'UPDATE', ids: [id] } as const;
+      const row = await audited(db, request, target, (trx) =>
+        trx
+          .updateTable('faqs')
+          .set({
+            ...(question !== undefined ? { question } : {}),
+            ...(answer !== undefined ? { answer } : {}),
+            updatedAt: now(),
+          })
+          .where('id', '=', id)
+          .returning(COLUMNS)
+          .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.faqNotFound);
       return { message: MESSAGES.faqUpdated, result: row };
     },
@@ -114,11 +122,11 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('faqs')
-        .where('id', '=', request.params.id)
-        .returning('id')
-        .executeTakeFirst();
+      const { id } = request.params;
+      const target = { area: 'faqs', table: 'faqs', action: 'DELETE', ids: [id] } as const;
+      const row = await audited(db, request, target, (trx) =>
+        trx.deleteFrom('faqs').where('id', '=', id).returning('id').executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.faqNotFound);
       return { message: MESSAGES.faqDeleted, result: { id: row.id } };
     },

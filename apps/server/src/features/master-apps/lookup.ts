@@ -2,6 +2,7 @@
 import { MESSAGES, STANDARD_PAGES } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import { now } from '../../db/dialect.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 
 /** A master app as its list shows it. */
@@ -13,7 +14,7 @@ export const selectMasterApps = (db: Db) => db.selectFrom('masterApps').select(C
 /** Creates a master app and its standard pages (API.md), in one transaction. */
 export function createMasterApp(db: Db, name: string) {
   const at = now();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const created = await trx
       .insertInto('masterApps')
       .values({ name, createdAt: at, updatedAt: at })

@@ -12,6 +12,7 @@ import {
   MASTER_APP_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -55,7 +56,10 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await uniqueName(() => createMasterApp(db, request.body.name));
+      const target = { area: 'masterApps', table: 'masterApps', action: 'CREATE' } as const;
+      const row = await uniqueName(() =>
+        auditedCreate(db, request, target, (trx) => createMasterApp(trx, request.body.name)),
+      );
       return { message: MESSAGES.appCreated, result: row };
     },
   );
@@ -115,13 +119,22 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const { id } = request.params;
+      const target = {
+        area: 'masterApps',
+        table: 'masterApps',
+        action: 'UPDATE',
+        ids: [id],
+      } as const;
       const row = await uniqueName(() =>
-        db
-          .updateTable('masterApps')
-          .set({ name: request.body.name, updatedAt: now() })
-          .where('id', '=', request.params.id)
-          .returning(COLUMNS)
-          .executeTakeFirst(),
+        audited(db, request, target, (trx) =>
+          trx
+            .updateTable('masterApps')
+            .set({ name: request.body.name, updatedAt: now() })
+            .where('id', '=', id)
+            .returning(COLUMNS)
+            .executeTakeFirst(),
+        ),
       );
       if (!row) throw notFound(MESSAGES.appNotFound);
       return { message: MESSAGES.successfullyUpdated, result: row };

@@ -16,6 +16,7 @@ import {
   NOTIFICATION_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -116,20 +117,26 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       const logo = file ? await media.saveImage(file, FOLDER) : null;
       let id: number;
       try {
-        ({ id } = await db
-          .insertInto('notifications')
-          .values({
-            masterAppId,
-            accountId: accountId ?? null,
-            title,
-            desc,
-            type,
-            read: false,
-            logo,
-            createdAt: now(),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
+        ({ id } = await auditedCreate(
+          db,
+          request,
+          { area: 'notifications', table: 'notifications', action: 'CREATE' },
+          (trx) =>
+            trx
+              .insertInto('notifications')
+              .values({
+                masterAppId,
+                accountId: accountId ?? null,
+                title,
+                desc,
+                type,
+                read: false,
+                logo,
+                createdAt: now(),
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow(),
+        ));
       } catch (err) {
         await media.release([logo]);
         throw err;
@@ -167,11 +174,22 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('notifications')
-        .where('id', '=', request.params.id)
-        .returning('logo')
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        {
+          area: 'notifications',
+          table: 'notifications',
+          action: 'DELETE',
+          ids: [request.params.id],
+        },
+        (trx) =>
+          trx
+            .deleteFrom('notifications')
+            .where('id', '=', request.params.id)
+            .returning('logo')
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.notificationNotFound);
       await media.release([row.logo]);
       return { message: MESSAGES.notificationDeleted, result: { id: request.params.id } };

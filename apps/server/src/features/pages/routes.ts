@@ -12,6 +12,7 @@ import {
   PAGE_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
@@ -113,11 +114,17 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
       const { title } = request.body;
       const desc =
         request.body.desc === undefined ? undefined : sanitizeRichText(request.body.desc, prefixes);
-      const { numUpdatedRows } = await db
-        .updateTable('pages')
-        .set({ title, desc, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
+      const { numUpdatedRows } = await audited(
+        db,
+        request,
+        { area: 'pages', table: 'pages', action: 'UPDATE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('pages')
+            .set({ title, desc, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .executeTakeFirst(),
+      );
       if (numUpdatedRows === 0n) throw notFound(MESSAGES.pageNotFound);
       return { message: MESSAGES.pageUpdated, result: await findPage(request.params.id) };
     },

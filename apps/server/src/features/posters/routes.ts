@@ -20,8 +20,11 @@ import {
   statusBody,
   type Poster,
   type PosterCreateFields,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited } from '../audit/record.ts';
+import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, notFound } from '../../http/errors.ts';
@@ -156,7 +159,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
    * transaction; files of a failed write are let go again.
    */
   async function createPosters(
-    request: { body: PosterCreateFields; account: { id: number } } & Parameters<typeof upload>[0],
+    request: FastifyRequest & { body: PosterCreateFields },
     categoryId: number,
     appIds: (trx: Db) => Promise<number[]>,
   ): Promise<number[]> {
@@ -166,7 +169,8 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     const videoThumb = thumbFile ? await media.saveImage(thumbFile, FOLDER) : null;
     const { body } = request;
     try {
-      return await db.transaction().execute(async (trx) => {
+      const target = { area: 'posters', table: 'posters', action: 'CREATE' } as const;
+      return await audited(db, request, { ...target, ids: (ids) => ids }, async (trx) => {
         const apps = await appIds(trx);
         if (apps.length === 0) throw conflict(MESSAGES.noMasterApps);
         const at = now();
@@ -267,12 +271,20 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Updates one poster's columns; a 404 when there is no such poster. */
-  async function update(id: number, set: Record<string, unknown>) {
-    const { numUpdatedRows } = await db
-      .updateTable('posters')
-      .set({ ...set, updatedAt: now() })
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async function update(
+    request: FastifyRequest,
+    action: AuditAction,
+    id: number,
+    set: Record<string, unknown>,
+  ) {
+    const target = { area: 'posters', table: 'posters', action, ids: [id] } as const;
+    const { numUpdatedRows } = await audited(db, request, target, (trx) =>
+      trx
+        .updateTable('posters')
+        .set({ ...set, updatedAt: now() })
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    );
     if (numUpdatedRows === 0n) throw notFound(MESSAGES.posterNotFound);
     return findPoster(id);
   }
@@ -291,7 +303,11 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { topDefNum, selfDefNum, bottomDefNum } = request.body;
-      const result = await update(request.params.id, { topDefNum, selfDefNum, bottomDefNum });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        topDefNum,
+        selfDefNum,
+        bottomDefNum,
+      });
       return { message: MESSAGES.defNumsUpdated, result };
     },
   );
@@ -309,7 +325,9 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { date: request.body.date || null });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        date: request.body.date || null,
+      });
       return { message: MESSAGES.dateUpdated, result };
     },
   );
@@ -327,7 +345,9 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { status: request.body.status });
+      const result = await update(request, 'STATUS', request.params.id, {
+        status: request.body.status,
+      });
       return { message: MESSAGES.statusUpdated, result };
     },
   );
@@ -345,13 +365,20 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { position: request.body.position });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        position: request.body.position,
+      });
       return { message: MESSAGES.positionUpdated, result };
     },
   );
 
   /** Replaces one poster's file in `column` with the upload in `field`. */
-  async function replaceFile(id: number, column: 'poster' | 'videoThumb', key: string) {
+  async function replaceFile(
+    request: FastifyRequest,
+    id: number,
+    column: 'poster' | 'videoThumb',
+    key: string,
+  ) {
     const old = await db
       .selectFrom('posters')
       .select(column)
@@ -361,7 +388,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       await media.release([key]);
       throw notFound(MESSAGES.posterNotFound);
     }
-    const result = await update(id, { [column]: key });
+    const result = await update(request, 'FILE', id, { [column]: key });
     const before = old[column];
     if (before !== key) await media.release([before]);
     return result;
@@ -384,7 +411,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = upload(request, 'file', true);
       await findPoster(request.params.id);
       const key = await media.saveImage(file, FOLDER);
-      const result = await replaceFile(request.params.id, 'poster', key);
+      const result = await replaceFile(request, request.params.id, 'poster', key);
       return { message: MESSAGES.posterUpdated, result };
     },
   );
@@ -404,7 +431,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = upload(request, 'thumbFile', true);
       await findPoster(request.params.id);
       const key = await media.saveImage(file, FOLDER);
-      const result = await replaceFile(request.params.id, 'videoThumb', key);
+      const result = await replaceFile(request, request.params.id, 'videoThumb', key);
       return { message: MESSAGES.thumbUpdated, result };
     },
   );
@@ -424,7 +451,8 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ids, status } = request.body;
-      await db.transaction().execute(async (trx) => {
+      const target = { area: 'posters', table: 'posters', action: 'STATUS', ids } as const;
+      await audited(db, request, target, async (trx) => {
         const updated = await trx
           .updateTable('posters')
           .set({ status, updatedAt: now() })
@@ -449,11 +477,17 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('posters')
-        .where('id', '=', request.params.id)
-        .returning(['poster', 'videoThumb'])
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        { area: 'posters', table: 'posters', action: 'DELETE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .deleteFrom('posters')
+            .where('id', '=', request.params.id)
+            .returning(['poster', 'videoThumb'])
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.posterNotFound);
       await media.release([row.poster, row.videoThumb]);
       return { message: MESSAGES.posterDeleted, result: { id: request.params.id } };
@@ -475,7 +509,8 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ids } = request.body;
-      const removed = await db.transaction().execute(async (trx) => {
+      const target = { area: 'posters', table: 'posters', action: 'DELETE', ids } as const;
+      const removed = await audited(db, request, target, async (trx) => {
         const rows = await trx
           .deleteFrom('posters')
           .where('id', 'in', ids)

@@ -19,6 +19,7 @@ import {
   SETTINGS_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -122,20 +123,26 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const at = now();
       let id: number;
       try {
-        ({ id } = await db
-          .insertInto('settings')
-          .values({
-            masterAppId,
-            title,
-            userDomain: user_domain ?? null,
-            adminDomain: admin_domain ?? null,
-            mobileDomain: mobile_domain ?? null,
-            logo,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
+        ({ id } = await auditedCreate(
+          db,
+          request,
+          { area: 'settings', table: 'settings', action: 'CREATE' },
+          (trx) =>
+            trx
+              .insertInto('settings')
+              .values({
+                masterAppId,
+                title,
+                userDomain: user_domain ?? null,
+                adminDomain: admin_domain ?? null,
+                mobileDomain: mobile_domain ?? null,
+                logo,
+                createdAt: at,
+                updatedAt: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow(),
+        ));
       } catch (err) {
         // Another request created this app's settings meanwhile (or the write failed): the file
         // just stored is let go unless some other row uses it.
@@ -204,11 +211,15 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const logo = file ? await media.saveImage(file, FOLDER) : undefined;
       let updated: bigint;
       try {
-        ({ numUpdatedRows: updated } = await db
-          .updateTable('settings')
-          .set({ ...changes, ...(logo ? { logo } : {}), updatedAt: now() })
-          .where('id', '=', id)
-          .executeTakeFirst());
+        const action = logo ? 'FILE' : 'UPDATE';
+        const target = { area: 'settings', table: 'settings', action, ids: [id] } as const;
+        ({ numUpdatedRows: updated } = await audited(db, request, target, (trx) =>
+          trx
+            .updateTable('settings')
+            .set({ ...changes, ...(logo ? { logo } : {}), updatedAt: now() })
+            .where('id', '=', id)
+            .executeTakeFirst(),
+        ));
       } catch (err) {
         if (logo && logo !== old.logo) await media.release([logo]);
         throw err;

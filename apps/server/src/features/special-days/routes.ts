@@ -19,6 +19,7 @@ import {
   SPECIAL_DAY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -83,11 +84,17 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const at = now();
-      const row = await db
-        .insertInto('specialDays')
-        .values({ ...request.body, year: null, status: 'ACTIVE', createdAt: at, updatedAt: at })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
+      const row = await auditedCreate(
+        db,
+        request,
+        { area: 'specialDays', table: 'specialDays', action: 'CREATE' },
+        (trx) =>
+          trx
+            .insertInto('specialDays')
+            .values({ ...request.body, year: null, status: 'ACTIVE', createdAt: at, updatedAt: at })
+            .returning(COLUMNS)
+            .executeTakeFirstOrThrow(),
+      );
       return { message: MESSAGES.specialDayCreated, result: row };
     },
   );
@@ -163,7 +170,13 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       const { name, month, day } = request.body;
-      const row = await db.transaction().execute(async (trx) => {
+      const target = {
+        area: 'specialDays',
+        table: 'specialDays',
+        action: 'UPDATE',
+        ids: [id],
+      } as const;
+      const row = await audited(db, request, target, async (trx) => {
         const stored = await trx
           .selectFrom('specialDays')
           .select(['month', 'day', 'year'])
@@ -209,12 +222,18 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .updateTable('specialDays')
-        .set({ status: request.body.status, updatedAt: now() })
-        .where('id', '=', request.params.id)
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        { area: 'specialDays', table: 'specialDays', action: 'STATUS', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .updateTable('specialDays')
+            .set({ status: request.body.status, updatedAt: now() })
+            .where('id', '=', request.params.id)
+            .returning(COLUMNS)
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.specialDayNotFound);
       return { message: MESSAGES.statusUpdated, result: row };
     },
@@ -235,6 +254,12 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { year } = request.params;
       const rows = await db.transaction().execute(async (trx) => {
+        const all = await trx.selectFrom('specialDays').select('id').execute();
+        const before = await snapshots(
+          trx,
+          'specialDays',
+          all.map((r) => r.id),
+        );
         const at = now();
         const others = await trx
           .updateTable('specialDays')
@@ -249,6 +274,8 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('day', '=', 29)
           .returning(['id', 'month', 'day'])
           .execute();
+        const target = { area: 'specialDays', table: 'specialDays', action: 'UPDATE' } as const;
+        await recordChangedRows(trx, request, target, before);
         return [...others, ...leap];
       });
       rows.sort((a, b) => a.month - b.month || a.day - b.day || a.id - b.id);

@@ -23,6 +23,7 @@ import {
   type UserImage,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -142,19 +143,25 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         try {
           id = await uniqueNumber(async () => {
             const at = now();
-            const row = await db
-              .insertInto('userImages')
-              .values({
-                accountId,
-                kind,
-                defNum: body.defNum,
-                position: self ? (body.position ?? 'LEFT') : null,
-                image: key,
-                createdAt: at,
-                updatedAt: at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
+            const row = await auditedCreate(
+              db,
+              request,
+              { area: 'userImages', table: 'userImages', action: 'CREATE' },
+              (trx) =>
+                trx
+                  .insertInto('userImages')
+                  .values({
+                    accountId,
+                    kind,
+                    defNum: body.defNum,
+                    position: self ? (body.position ?? 'LEFT') : null,
+                    image: key,
+                    createdAt: at,
+                    updatedAt: at,
+                  })
+                  .returning('id')
+                  .executeTakeFirstOrThrow(),
+            );
             return row.id;
           });
         } catch (err) {
@@ -210,11 +217,17 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
           await media.release([key]);
           throw notFound(MESSAGES.imageNotFound);
         }
-        await db
-          .updateTable('userImages')
-          .set({ image: key, updatedAt: now() })
-          .where('id', '=', id)
-          .execute();
+        await audited(
+          db,
+          request,
+          { area: 'userImages', table: 'userImages', action: 'FILE', ids: [id] },
+          (trx) =>
+            trx
+              .updateTable('userImages')
+              .set({ image: key, updatedAt: now() })
+              .where('id', '=', id)
+              .execute(),
+        );
         if (old.image !== key) await media.release([old.image]);
         return { message: updated, result: toImage(await findImage(kind, id)) };
       },
@@ -242,12 +255,20 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         if (accountId !== undefined && accountId !== image.accountId) {
           throw invalidField('accountId', MESSAGES.notImageOwner);
         }
+        const target = {
+          area: 'userImages',
+          table: 'userImages',
+          action: 'UPDATE',
+          ids: [id],
+        } as const;
         await uniqueNumber(() =>
-          db
-            .updateTable('userImages')
-            .set({ defNum, updatedAt: now() })
-            .where('id', '=', id)
-            .execute(),
+          audited(db, request, target, (trx) =>
+            trx
+              .updateTable('userImages')
+              .set({ defNum, updatedAt: now() })
+              .where('id', '=', id)
+              .execute(),
+          ),
         );
         return { message: updated, result: toImage(await findImage(kind, id)) };
       },
@@ -266,12 +287,18 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const { id } = request.params;
-        const row = await db
-          .deleteFrom('userImages')
-          .where('id', '=', id)
-          .where('kind', '=', kind)
-          .returning('image')
-          .executeTakeFirst();
+        const row = await audited(
+          db,
+          request,
+          { area: 'userImages', table: 'userImages', action: 'DELETE', ids: [id] },
+          (trx) =>
+            trx
+              .deleteFrom('userImages')
+              .where('id', '=', id)
+              .where('kind', '=', kind)
+              .returning('image')
+              .executeTakeFirst(),
+        );
         if (!row) throw notFound(MESSAGES.imageNotFound);
         await media.release([row.image]);
         return { message: deleted, result: { id } };
@@ -294,11 +321,17 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       await findImage('self', id);
-      await db
-        .updateTable('userImages')
-        .set({ position: request.body.position, updatedAt: now() })
-        .where('id', '=', id)
-        .execute();
+      await audited(
+        db,
+        request,
+        { area: 'userImages', table: 'userImages', action: 'UPDATE', ids: [id] },
+        (trx) =>
+          trx
+            .updateTable('userImages')
+            .set({ position: request.body.position, updatedAt: now() })
+            .where('id', '=', id)
+            .execute(),
+      );
       return {
         message: MESSAGES.selfPositionUpdated,
         result: toImage(await findImage('self', id)),

@@ -23,6 +23,7 @@ import {
   walletList,
   walletListQuery,
   type User,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
@@ -33,6 +34,8 @@ import { arg, precompile } from '../../db/precompiled.ts';
 import type { Db } from '../../db/connect.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
+import type { FastifyRequest } from 'fastify';
+import { audited, snapshots, type AuditRow, type AuditTarget } from '../audit/record.ts';
 
 const FOLDER = 'users';
 const MENU = 'users';
@@ -196,6 +199,24 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
+  /** A user as the log compares it: the account with its details. */
+  const userRows: AuditTarget['table'] = async (trx, ids) => {
+    const accounts = await snapshots(trx, 'accounts', ids);
+    if (accounts.size === 0) return accounts;
+    const details = await trx
+      .selectFrom('userDetails')
+      .select(['accountId', 'designation', 'adminAssignName', 'profile', 'top', 'bottom'])
+      .where('accountId', 'in', [...accounts.keys()])
+      .execute();
+    const rows = new Map<number, AuditRow>(accounts);
+    for (const { accountId, ...detail } of details) {
+      rows.set(accountId, { ...accounts.get(accountId), ...detail });
+    }
+    return rows;
+  };
+  const target = (action: AuditAction, id?: number) =>
+    ({ area: 'users', table: userRows, action, ids: id === undefined ? [] : [id] }) as const;
+
   app.post(
     PATHS.userRegister,
     {
@@ -213,8 +234,9 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body;
+      const create = { ...target('CREATE'), ids: (id: number) => [id] };
       const id = await uniquePhone(() =>
-        db.transaction().execute(async (trx) => {
+        audited<number>(db, request, create, async (trx) => {
           await requireApp(trx, body.masterAppId);
           const at = now();
           const { id } = await trx
@@ -288,13 +310,14 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Updates the user's account and detail columns in one transaction; answers the row. */
   async function update(
+    request: FastifyRequest,
     id: number,
     account: Record<string, unknown>,
     detail: Record<string, unknown> = {},
   ) {
     await requireUser(db, id);
     await uniquePhone(() =>
-      db.transaction().execute(async (trx) => {
+      audited(db, request, target('UPDATE', id), async (trx) => {
         const at = now();
         if (account.masterAppId !== undefined) await requireApp(trx, account.masterAppId as number);
         await trx
@@ -338,7 +361,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         Object.entries(account).filter(([, v]) => v !== undefined),
       );
       if (dateLimit !== undefined) set.dateLimit = dateLimit;
-      const result = await update(request.params.accountId, set, detail);
+      const result = await update(request, request.params.accountId, set, detail);
       return { message: MESSAGES.userUpdated, result };
     },
   );
@@ -356,7 +379,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.accountId, {
+      const result = await update(request, request.params.accountId, {
         dateLimit: request.body.dateLimit ?? null,
       });
       return { message: MESSAGES.dateLimitUpdated, result };
@@ -364,10 +387,15 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Sets the status; any but ACTIVE ends the account's sessions (API.md, Conventions). */
-  async function setStatus(id: number, status: User['status']) {
+  async function setStatus(
+    request: FastifyRequest,
+    action: 'STATUS' | 'DELETE',
+    id: number,
+    status: User['status'],
+  ) {
     await requireUser(db, id);
     await uniquePhone(() =>
-      db.transaction().execute(async (trx) => {
+      audited(db, request, target(action, id), async (trx) => {
         await trx
           .updateTable('accounts')
           .set({ status, updatedAt: now() })
@@ -394,17 +422,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await setStatus(request.params.id, request.body.status);
+      await setStatus(request, 'STATUS', request.params.id, request.body.status);
       return { message: MESSAGES.statusUpdated, result: await findUser(request.params.id) };
     },
   );
 
   /** Replaces the user's banner in `column` with the multipart image `file`. */
-  async function replaceBanner(
-    request: Parameters<typeof upload>[0],
-    id: number,
-    column: 'top' | 'bottom',
-  ) {
+  async function replaceBanner(request: FastifyRequest, id: number, column: 'top' | 'bottom') {
     const file = upload(request, 'file', true);
     await requireUser(db, id);
     const key = await media.saveImage(file, FOLDER);
@@ -414,28 +438,30 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       .where('accountId', '=', id)
       .executeTakeFirst();
     const at = now();
-    if (old) {
-      await db
-        .updateTable('userDetails')
-        .set({ [column]: key, updatedAt: at })
-        .where('accountId', '=', id)
-        .execute();
-      if (old[column] !== key) await media.release([old[column]]);
-    } else {
-      await db
-        .insertInto('userDetails')
-        .values({
-          accountId: id,
-          designation: null,
-          adminAssignName: null,
-          profile: null,
-          top: column === 'top' ? key : null,
-          bottom: column === 'bottom' ? key : null,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .execute();
-    }
+    await audited(db, request, target('FILE', id), async (trx) => {
+      if (old) {
+        await trx
+          .updateTable('userDetails')
+          .set({ [column]: key, updatedAt: at })
+          .where('accountId', '=', id)
+          .execute();
+      } else {
+        await trx
+          .insertInto('userDetails')
+          .values({
+            accountId: id,
+            designation: null,
+            adminAssignName: null,
+            profile: null,
+            top: column === 'top' ? key : null,
+            bottom: column === 'bottom' ? key : null,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .execute();
+      }
+    });
+    if (old && old[column] !== key) await media.release([old[column]]);
     return findUser(id);
   }
 
@@ -486,7 +512,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await setStatus(request.params.id, 'DELETED');
+      await setStatus(request, 'DELETE', request.params.id, 'DELETED');
       return { message: MESSAGES.userDeleted, result: { id: request.params.id } };
     },
   );

@@ -29,8 +29,11 @@ import {
   videoListQuery,
   videoMutation,
   type Video,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
+import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, errorBody, notFound } from '../../http/errors.ts';
@@ -132,23 +135,29 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       let id: number;
       try {
         const at = now();
-        ({ id } = await db
-          .insertInto('videos')
-          .values({
-            masterAppId: body.masterAppId,
-            accountId: request.account.id,
-            video,
-            topDefNum: body.topDefNum,
-            selfDefNum: body.selfDefNum,
-            bottomDefNum: body.bottomDefNum,
-            position: body.position,
-            date: body.date ?? null,
-            status: 'ACTIVE',
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
+        ({ id } = await auditedCreate(
+          db,
+          request,
+          { area: 'videos', table: 'videos', action: 'CREATE' },
+          (trx) =>
+            trx
+              .insertInto('videos')
+              .values({
+                masterAppId: body.masterAppId,
+                accountId: request.account.id,
+                video,
+                topDefNum: body.topDefNum,
+                selfDefNum: body.selfDefNum,
+                bottomDefNum: body.bottomDefNum,
+                position: body.position,
+                date: body.date ?? null,
+                status: 'ACTIVE',
+                createdAt: at,
+                updatedAt: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow(),
+        ));
       } catch (err) {
         await media.release([video]);
         throw err;
@@ -175,12 +184,20 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Updates one video's columns; a 404 when there is no such video. */
-  async function update(id: number, set: Record<string, unknown>) {
-    const { numUpdatedRows } = await db
-      .updateTable('videos')
-      .set({ ...set, updatedAt: now() })
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async function update(
+    request: FastifyRequest,
+    action: AuditAction,
+    id: number,
+    set: Record<string, unknown>,
+  ) {
+    const target = { area: 'videos', table: 'videos', action, ids: [id] } as const;
+    const { numUpdatedRows } = await audited(db, request, target, (trx) =>
+      trx
+        .updateTable('videos')
+        .set({ ...set, updatedAt: now() })
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    );
     if (numUpdatedRows === 0n) throw notFound(MESSAGES.videoNotFound);
     return findVideo(id);
   }
@@ -199,7 +216,11 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { topDefNum, selfDefNum, bottomDefNum } = request.body;
-      const result = await update(request.params.id, { topDefNum, selfDefNum, bottomDefNum });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        topDefNum,
+        selfDefNum,
+        bottomDefNum,
+      });
       return { message: MESSAGES.defNumsUpdated, result };
     },
   );
@@ -217,7 +238,9 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { date: request.body.date || null });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        date: request.body.date || null,
+      });
       return { message: MESSAGES.dateUpdated, result };
     },
   );
@@ -235,7 +258,9 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { position: request.body.position });
+      const result = await update(request, 'UPDATE', request.params.id, {
+        position: request.body.position,
+      });
       return { message: MESSAGES.positionUpdated, result };
     },
   );
@@ -253,7 +278,9 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await update(request.params.id, { status: request.body.status });
+      const result = await update(request, 'STATUS', request.params.id, {
+        status: request.body.status,
+      });
       return { message: MESSAGES.statusUpdated, result };
     },
   );
@@ -273,7 +300,8 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ids, status } = request.body;
-      await db.transaction().execute(async (trx) => {
+      const target = { area: 'videos', table: 'videos', action: 'STATUS', ids } as const;
+      await audited(db, request, target, async (trx) => {
         const updated = await trx
           .updateTable('videos')
           .set({ status, updatedAt: now() })
@@ -298,11 +326,17 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await db
-        .deleteFrom('videos')
-        .where('id', '=', request.params.id)
-        .returning('video')
-        .executeTakeFirst();
+      const row = await audited(
+        db,
+        request,
+        { area: 'videos', table: 'videos', action: 'DELETE', ids: [request.params.id] },
+        (trx) =>
+          trx
+            .deleteFrom('videos')
+            .where('id', '=', request.params.id)
+            .returning('video')
+            .executeTakeFirst(),
+      );
       if (!row) throw notFound(MESSAGES.videoNotFound);
       await media.release([row.video]);
       return { message: MESSAGES.videoDeleted, result: { id: request.params.id } };
@@ -324,7 +358,8 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ids } = request.body;
-      const removed = await db.transaction().execute(async (trx) => {
+      const target = { area: 'videos', table: 'videos', action: 'DELETE', ids } as const;
+      const removed = await audited(db, request, target, async (trx) => {
         const rows = await trx
           .deleteFrom('videos')
           .where('id', 'in', ids)
