@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import type { PermissionKind, Role } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { now } from '../../db/dialect.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 
@@ -28,7 +29,7 @@ export async function createBackOfficeAccount(
   grants: Grants = {},
 ): Promise<number> {
   const passwordHash = await hashPassword(input.password);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const at = now();
     const { id } = await trx
       .insertInto('accounts')

@@ -21,6 +21,7 @@ import { now } from '../../db/dialect.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeSessionsOf, startSession } from '../../auth/sessions.ts';
 import { signToken } from '../../auth/tokens.ts';
+import { audited, record } from '../audit/record.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, throttle, secret, config } = app.ctx;
@@ -79,6 +80,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .insertInto('loginHistory')
           .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
           .execute();
+        const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
+        await record(trx, request, { ...entry, accountId: account.id });
         return session;
       });
       const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
@@ -108,6 +111,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
             createdAt: now(),
           })
           .execute();
+        await record(trx, request, { area: 'auth', rowId: request.account.id, action: 'SIGN_OUT' });
       });
       return { message: MESSAGES.loggedOut };
     },
@@ -137,7 +141,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw conflict(MESSAGES.oldPasswordMismatch, 'oldPassword');
       }
       const passwordHash = await hashPassword(request.body.newPassword);
-      await db.transaction().execute(async (trx) => {
+      const target = { area: 'auth', table: 'accounts', action: 'PASSWORD', ids: [me.id] } as const;
+      await audited(db, request, target, async (trx) => {
         await trx
           .updateTable('accounts')
           .set({ passwordHash, updatedAt: now() })

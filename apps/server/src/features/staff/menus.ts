@@ -23,6 +23,7 @@ import {
   permissionMutation,
   permissionStatusBody,
   userPermissions,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
@@ -30,6 +31,8 @@ import { HttpError, conflict, notFound } from '../../http/errors.ts';
 import { requireAll } from '../../http/bulk.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { lockStaffAndMenus } from '../accounts/service.ts';
+import type { FastifyRequest } from 'fastify';
+import { audited, auditedCreate, type AuditRow, type RowsReader } from '../audit/record.ts';
 import { permissionGroups, selectEntries, toEntry } from './permissions.ts';
 
 const menuRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -43,6 +46,32 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       throw err;
     }
   }
+
+  /** A staff account's grants as the log compares them: `permissions.<menu>` → kinds held. */
+  const grantRows: RowsReader = async (trx, ids) => {
+    const rows = await trx
+      .selectFrom('userPermissions as up')
+      .innerJoin('menus as m', 'm.id', 'up.menuId')
+      .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+      .select(['up.accountId', 'm.name as menu', 'p.name as kind', 'up.status'])
+      .where('up.accountId', 'in', ids)
+      .orderBy('m.name')
+      .orderBy('p.id')
+      .execute();
+    const grants = new Map<number, AuditRow>();
+    for (const row of rows) {
+      const held = grants.get(row.accountId) ?? {};
+      grants.set(row.accountId, held);
+      const field = `permissions.${row.menu}`;
+      const kinds = (held[field] ??= []) as string[];
+      if (row.status) kinds.push(row.kind);
+    }
+    return grants;
+  };
+  const grantsOf = (accountId: number) =>
+    ({ area: 'staff', table: grantRows, action: 'PERMISSIONS', ids: [accountId] }) as const;
+  const menuTarget = (action: AuditAction, id?: number) =>
+    ({ area: 'menus', table: 'menus', action, ids: id === undefined ? [] : [id] }) as const;
 
   async function requireStaff(accountId: number) {
     const row = await db
@@ -71,7 +100,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name, title } = request.body;
       const row = await uniqueName(() =>
-        db.transaction().execute(async (trx) => {
+        auditedCreate(db, request, menuTarget('CREATE'), async (trx) => {
           await lockStaffAndMenus(trx);
           const at = now();
           const menu = await trx
@@ -154,16 +183,18 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         throw conflict(MESSAGES.menuBuiltInName, 'name');
       }
       const row = await uniqueName(() =>
-        db
-          .updateTable('menus')
-          .set({
-            ...(name !== undefined ? { name } : {}),
-            ...(title !== undefined ? { title } : {}),
-            updatedAt: now(),
-          })
-          .where('id', '=', id)
-          .returning(['id', 'name', 'title'])
-          .executeTakeFirst(),
+        audited(db, request, menuTarget('UPDATE', id), (trx) =>
+          trx
+            .updateTable('menus')
+            .set({
+              ...(name !== undefined ? { name } : {}),
+              ...(title !== undefined ? { title } : {}),
+              updatedAt: now(),
+            })
+            .where('id', '=', id)
+            .returning(['id', 'name', 'title'])
+            .executeTakeFirst(),
+        ),
       );
       if (!row) throw notFound(MESSAGES.menuNotFound);
       return { message: MESSAGES.menuUpdated, result: row };
@@ -184,7 +215,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await audited(db, request, menuTarget('DELETE', id), async (trx) => {
         const menu = await trx
           .selectFrom('menus')
           .select(['id', 'builtIn'])
@@ -229,13 +260,21 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Sets one permission row's status; both status paths of the spec do the same. */
-  async function setStatus(id: number, status: boolean) {
-    const updated = await db
-      .updateTable('userPermissions')
-      .set({ status, updatedAt: now() })
+  async function setStatus(request: FastifyRequest, id: number, status: boolean) {
+    const owner = await db
+      .selectFrom('userPermissions')
+      .select('accountId')
       .where('id', '=', id)
-      .returning('id')
       .executeTakeFirst();
+    if (!owner) throw notFound(MESSAGES.permissionNotFound);
+    const updated = await audited(db, request, grantsOf(owner.accountId), (trx) =>
+      trx
+        .updateTable('userPermissions')
+        .set({ status, updatedAt: now() })
+        .where('id', '=', id)
+        .returning('id')
+        .executeTakeFirst(),
+    );
     if (!updated) throw notFound(MESSAGES.permissionNotFound);
     const row = await selectEntries(db).where('up.id', '=', id).executeTakeFirstOrThrow();
     return { message: MESSAGES.statusUpdated, result: toEntry(row) };
@@ -255,7 +294,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
           response: answers(permissionMutation),
         },
       },
-      async (request) => setStatus(request.params.id, request.body.status),
+      async (request) => setStatus(request, request.params.id, request.body.status),
     );
   }
 
@@ -297,7 +336,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       const { items } = request.body;
       await requireStaff(accountId);
       const ids = items.map((i) => i.id);
-      await db.transaction().execute(async (trx) => {
+      await audited(db, request, grantsOf(accountId), async (trx) => {
         const found = await trx
           .selectFrom('userPermissions')
           .select(['id', 'accountId'])

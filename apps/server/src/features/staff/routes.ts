@@ -19,6 +19,7 @@ import {
   statusBody,
   type Staff,
   type Status,
+  type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
@@ -28,6 +29,7 @@ import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
+import { audited, auditedCreate } from '../audit/record.ts';
 import { createBackOfficeAccount } from '../accounts/service.ts';
 import { permissionGroups } from './permissions.ts';
 
@@ -118,6 +120,9 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
+  const target = (action: AuditAction, id?: number) =>
+    ({ area: 'staff', table: 'accounts', action, ids: id === undefined ? [] : [id] }) as const;
+
   const described = (summary: string, description?: string) => ({
     tags: TAGS,
     summary,
@@ -143,8 +148,17 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name, email, phoneNumber, password, roles } = request.body;
       await checkUnique({ email, phoneNumber });
-      const id = await unique(() =>
-        createBackOfficeAccount(db, { role: 'STAFF', name, email, phoneNumber, password, roles }),
+      const { id } = await unique(() =>
+        auditedCreate(db, request, target('CREATE'), async (trx) => ({
+          id: await createBackOfficeAccount(trx, {
+            role: 'STAFF',
+            name,
+            email,
+            phoneNumber,
+            password,
+            roles,
+          }),
+        })),
       );
       return { message: MESSAGES.staffCreated, result: await findStaff(id) };
     },
@@ -205,18 +219,20 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       await findStaff(id);
       await checkUnique({ email, phoneNumber }, id);
       await unique(() =>
-        db
-          .updateTable('accounts')
-          .set({
-            ...(name !== undefined ? { name } : {}),
-            ...(email !== undefined ? { email } : {}),
-            ...(phoneNumber !== undefined ? { phoneNumber } : {}),
-            ...(roles !== undefined ? { roles } : {}),
-            updatedAt: now(),
-          })
-          .where('id', '=', id)
-          .where('role', '=', 'STAFF')
-          .execute(),
+        audited(db, request, target('UPDATE', id), (trx) =>
+          trx
+            .updateTable('accounts')
+            .set({
+              ...(name !== undefined ? { name } : {}),
+              ...(email !== undefined ? { email } : {}),
+              ...(phoneNumber !== undefined ? { phoneNumber } : {}),
+              ...(roles !== undefined ? { roles } : {}),
+              updatedAt: now(),
+            })
+            .where('id', '=', id)
+            .where('role', '=', 'STAFF')
+            .execute(),
+        ),
       );
       return { message: MESSAGES.staffUpdated, result: await findStaff(id) };
     },
@@ -240,7 +256,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await findStaff(id);
       const passwordHash = await hashPassword(request.body.password);
-      await db.transaction().execute(async (trx) => {
+      await audited(db, request, target('PASSWORD', id), async (trx) => {
         await trx
           .updateTable('accounts')
           .set({ passwordHash, updatedAt: now() })
@@ -284,7 +300,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       await unique(() =>
-        db.transaction().execute(async (trx) => {
+        audited(db, request, target('STATUS', id), async (trx) => {
           await trx
             .updateTable('accounts')
             .set({ status, updatedAt: now() })
@@ -315,7 +331,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const row = await findStaff(id);
       if (row.status === 'DELETED') throw notFound(MESSAGES.staffNotFound);
-      await db.transaction().execute(async (trx) => {
+      await audited(db, request, target('DELETE', id), async (trx) => {
         await trx
           .updateTable('accounts')
           .set({ status: 'DELETED', updatedAt: now() })
