@@ -17,8 +17,11 @@ export type AuditRow = Record<string, unknown>;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** How many audit entries this request wrote (the guard's evidence). */
-    auditEntries: number;
+    /**
+     * Whether this request went through `record` (the guard's evidence), even with no entry:
+     * a call whose statement matched no row changed nothing.
+     */
+    audited: boolean;
   }
   interface FastifyContextConfig {
     /** `false`: a mutating method that changes nothing (a preview); the guard lets it be. */
@@ -76,6 +79,7 @@ export async function record(
   entries: AuditEntryInput | readonly AuditEntryInput[],
 ): Promise<void> {
   const list = Array.isArray(entries) ? entries : [entries as AuditEntryInput];
+  request.audited = true;
   if (list.length === 0) return;
   const at = now();
   await trx
@@ -92,7 +96,6 @@ export async function record(
       })),
     )
     .execute();
-  request.auditEntries += list.length;
 }
 
 /** The rows `ids` of `table` as they are now, by id (what `diff` compares). */
@@ -201,12 +204,12 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * answers 500, so the test suite that exercises every route finds it.
  */
 export function registerAuditGuard(app: FastifyInstance, strict: boolean) {
-  app.decorateRequest('auditEntries', 0);
+  app.decorateRequest('audited', false);
   app.addHook('onSend', async (request, reply, payload) => {
     const config = request.routeOptions.config;
     const rule = config.access;
     if (!rule || rule.kind === 'public' || config.audit === false) return payload;
-    if (!MUTATING.has(request.method) || reply.statusCode >= 300 || request.auditEntries > 0) {
+    if (!MUTATING.has(request.method) || reply.statusCode >= 300 || request.audited) {
       return payload;
     }
     const message = `${request.method} ${request.routeOptions.url} changed without an audit entry`;
