@@ -24,11 +24,13 @@ let appId: number;
 let categoryId: number;
 
 beforeAll(async () => {
-  adminId = (await s.ctx.db
-    .selectFrom('accounts')
-    .select('id')
-    .where('email', '=', ADMIN.email)
-    .executeTakeFirstOrThrow())!.id;
+  adminId = (
+    await s.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow()
+  ).id;
   const make = async (url: string, payload: object) => {
     const res = await call('POST', url, payload);
     expect(res.statusCode, res.body).toBe(200);
@@ -113,11 +115,13 @@ describe('every mutation kind records who, where, which row and what changed', (
       changes: [{ field: 'status', old: 'ACTIVE', new: 'DEACTIVE' }],
     });
 
-    const before = (await s.ctx.db
-      .selectFrom('posters')
-      .select('poster')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow())!.poster;
+    const before = (
+      await s.ctx.db
+        .selectFrom('posters')
+        .select('poster')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).poster;
     const res = await s.api({
       method: 'PUT',
       url: `/poster/update/${id}`,
@@ -126,11 +130,13 @@ describe('every mutation kind records who, where, which row and what changed', (
       ...(await multipart({}, { file: await png() })),
     });
     expect(res.statusCode, res.body).toBe(200);
-    const after = (await s.ctx.db
-      .selectFrom('posters')
-      .select('poster')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow())!.poster;
+    const after = (
+      await s.ctx.db
+        .selectFrom('posters')
+        .select('poster')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).poster;
     expect(after).not.toBe(before);
     expect(await latest('posters', id)).toMatchObject({
       action: 'FILE',
@@ -223,11 +229,13 @@ describe('secrets never reach the log', () => {
       action: 'PASSWORD',
       changes: [{ field: 'password', old: null, new: null, redacted: true }],
     });
-    const hash = (await s.ctx.db
-      .selectFrom('accounts')
-      .select('passwordHash')
-      .where('id', '=', member.id)
-      .executeTakeFirstOrThrow())!.passwordHash!;
+    const hash = (
+      await s.ctx.db
+        .selectFrom('accounts')
+        .select('passwordHash')
+        .where('id', '=', member.id)
+        .executeTakeFirstOrThrow()
+    ).passwordHash!;
     const everything = JSON.stringify(await s.ctx.db.selectFrom('auditLog').selectAll().execute());
     for (const secret of [password, member.password, hash, s.adminToken, '$argon2']) {
       expect(everything).not.toContain(secret);
@@ -323,9 +331,9 @@ describe('reading the log', () => {
   });
 
   it('is append-only: the API document has no call that changes or deletes an entry', async () => {
-    const doc = (await s.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+    const doc = (await s.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
       paths: Record<string, Record<string, unknown>>;
-    };
+    }>();
     const audit = Object.entries(doc.paths).filter(([path]) => path.includes('/audit'));
     expect(audit.length).toBeGreaterThan(1);
     for (const [, methods] of audit) expect(Object.keys(methods)).toEqual(['get']);

@@ -151,6 +151,10 @@ export const routes: RouteObject[] = [
                     }),
                   },
                   {
+                    path: 'audit-log',
+                    ...screen(() => import('../features/audit/AuditLogPage'), { superAdmin: true }),
+                  },
+                  {
                     path: 'menus',
                     ...screen(() => import('../features/staff/MenusPage'), { superAdmin: true }),
                   },

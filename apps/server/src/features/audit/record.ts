@@ -72,13 +72,16 @@ export type AuditEntryInput = {
   accountId?: number;
 };
 
+const isList = (e: AuditEntryInput | readonly AuditEntryInput[]): e is readonly AuditEntryInput[] =>
+  Array.isArray(e);
+
 /** Writes `entries` with `trx`, the transaction of the change they describe. */
 export async function record(
   trx: Db,
   request: FastifyRequest,
   entries: AuditEntryInput | readonly AuditEntryInput[],
 ): Promise<void> {
-  const list = Array.isArray(entries) ? entries : [entries as AuditEntryInput];
+  const list: readonly AuditEntryInput[] = isList(entries) ? entries : [entries];
   request.audited = true;
   if (list.length === 0) return;
   const at = now();
@@ -105,12 +108,10 @@ export async function snapshots(
   ids: readonly number[],
 ): Promise<Map<number, AuditRow>> {
   if (ids.length === 0) return new Map();
-  const rows = (await (trx as unknown as Kysely<any>)
-    .selectFrom(table)
-    .selectAll()
-    .where('id', 'in', ids)
-    .execute()) as Array<AuditRow & { id: number }>;
-  return new Map(rows.map((row) => [row.id, row]));
+  // Any table, each with an id: the columns are whatever the table holds.
+  const anyTable = trx as unknown as Kysely<Record<string, AuditRow & { id: number }>>;
+  const rows = await anyTable.selectFrom(table).selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row): [number, AuditRow] => [row.id as number, row]));
 }
 
 /** Reads the rows `ids` as the log compares them (a row and what belongs to it). */

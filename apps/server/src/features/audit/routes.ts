@@ -82,7 +82,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { fromDate, toDate, ...query } = request.query;
-      const page = await lists.page(AUDIT_LIST as never, {
+      const page = await lists.page(AUDIT_LIST, {
         ...query,
         from: fromDate === undefined ? undefined : startOf(fromDate),
         before: toDate === undefined ? undefined : dayAfter(toDate),
@@ -110,7 +110,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const page = await lists.page(AUDIT_LIST as never, {
+        const page = await lists.page(AUDIT_LIST, {
           ...request.query,
           area,
           rowId: request.params.id,

@@ -8,6 +8,7 @@ import {
   IconHelpCircle,
   IconHistory,
   IconLayoutList,
+  IconListSearch,
   IconMail,
   IconMovie,
   IconNews,
@@ -49,5 +50,6 @@ export const MORE_NAV: NavItem[] = [
   { label: 'Special Days', to: '/special-day', icon: IconCalendarEvent },
   { label: 'Contact Us', to: '/contact-us', icon: IconMail },
   { label: 'Menus', to: '/menus', icon: IconLayoutList },
+  { label: 'Audit Log', to: '/audit-log', icon: IconListSearch },
   { label: 'Login History', to: '/login-history', icon: IconHistory },
 ];

@@ -162,6 +162,7 @@ export default function BannersPage() {
         }}
         actions={(b) => (
           <RowActions
+            history={{ area: 'banners', id: b.id }}
             label={`Banner #${b.id}`}
             actions={[
               {

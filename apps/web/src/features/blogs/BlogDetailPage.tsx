@@ -81,7 +81,11 @@ export default function BlogDetailPage() {
                 Edit
               </Button>
             )}
-            <RowActions label={blog.title} actions={actions(blog).slice(1)} />
+            <RowActions
+              history={{ area: 'blogs', id: blog.id }}
+              label={blog.title}
+              actions={actions(blog).slice(1)}
+            />
           </>
         }
       />

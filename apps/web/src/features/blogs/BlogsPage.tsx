@@ -135,7 +135,9 @@ export default function BlogsPage() {
             ? { label: 'Write the first blog', onClick: () => setCreating(true) }
             : undefined,
         }}
-        actions={(b) => <RowActions label={b.title} actions={actions(b)} />}
+        actions={(b) => (
+          <RowActions history={{ area: 'blogs', id: b.id }} label={b.title} actions={actions(b)} />
+        )}
       />
 
       <CreateBlogDialog opened={creating} onClose={() => setCreating(false)} />

@@ -119,6 +119,7 @@ export default function CategoriesPage() {
         }}
         actions={(c) => (
           <RowActions
+            history={{ area: 'categories', id: c.id }}
             label={c.name}
             actions={[
               {

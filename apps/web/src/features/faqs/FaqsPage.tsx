@@ -98,6 +98,7 @@ export default function FaqsPage() {
         }}
         actions={(f) => (
           <RowActions
+            history={{ area: 'faqs', id: f.id }}
             label={short(f.question)}
             actions={[
               {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Button, Group, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { masterAppBody, type MasterApp } from '@master-admin/contract';
+import { RowActions } from '../../components/RowActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
@@ -75,21 +76,22 @@ export default function MasterAppsPage() {
             'A master app is one of the apps this back-office serves; users, posters, banners and settings all belong to one.',
           action: grants.create ? { label: 'Add the first app', onClick: openCreate } : undefined,
         }}
-        actions={
-          grants.update
-            ? (a) => (
-                <Tooltip label="Rename">
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={`Rename ${a.name}`}
-                    onClick={() => setDialog({ kind: 'rename', app: a })}
-                  >
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                </Tooltip>
-              )
-            : undefined
-        }
+        actions={(a) => (
+          <Group gap={4} wrap="nowrap">
+            {grants.update && (
+              <Tooltip label="Rename">
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`Rename ${a.name}`}
+                  onClick={() => setDialog({ kind: 'rename', app: a })}
+                >
+                  <IconPencil size={18} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            <RowActions label={a.name} actions={[]} history={{ area: 'masterApps', id: a.id }} />
+          </Group>
+        )}
       />
       <FormDialog
         opened={dialog !== null}

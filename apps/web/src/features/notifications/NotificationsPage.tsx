@@ -193,6 +193,7 @@ export default function NotificationsPage() {
         }}
         actions={(n) => (
           <RowActions
+            history={{ area: 'notifications', id: n.id }}
             label={`Notification #${n.id}`}
             actions={[
               {

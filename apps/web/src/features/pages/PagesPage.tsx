@@ -93,6 +93,7 @@ export default function PagesPage() {
         }}
         actions={(p) => (
           <RowActions
+            history={{ area: 'pages', id: p.id }}
             label={`${p.title} of ${p.masterApp.name}`}
             actions={[
               {

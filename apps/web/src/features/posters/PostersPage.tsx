@@ -244,7 +244,13 @@ export default function PostersPage() {
             : undefined,
         }}
         bulkActions={mayBulk ? bulkActions : undefined}
-        actions={(p) => <RowActions label={`Poster #${p.id}`} actions={actions(p)} />}
+        actions={(p) => (
+          <RowActions
+            history={{ area: 'posters', id: p.id }}
+            label={`Poster #${p.id}`}
+            actions={actions(p)}
+          />
+        )}
       />
 
       <CreatePosterDialog

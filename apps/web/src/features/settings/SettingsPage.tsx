@@ -140,6 +140,7 @@ export default function SettingsPage() {
         }}
         actions={(s) => (
           <RowActions
+            history={{ area: 'settings', id: s.id }}
             label={`Settings of ${s.masterApp.name}`}
             actions={[
               {

@@ -169,6 +169,7 @@ export default function SpecialDaysPage() {
         }}
         actions={(d) => (
           <RowActions
+            history={{ area: 'specialDays', id: d.id }}
             label={d.name}
             actions={[
               {

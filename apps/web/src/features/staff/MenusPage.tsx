@@ -100,6 +100,7 @@ export default function MenusPage() {
         }}
         actions={(m) => (
           <RowActions
+            history={{ area: 'menus', id: m.id }}
             label={m.title}
             actions={[
               { label: 'Edit', onClick: () => setDialog({ kind: 'edit', menu: m }) },

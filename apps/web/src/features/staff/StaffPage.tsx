@@ -99,6 +99,7 @@ export default function StaffPage() {
         }}
         actions={(s) => (
           <RowActions
+            history={{ area: 'staff', id: s.id }}
             label={staffName(s)}
             actions={[
               { label: 'Permissions', onClick: () => void navigate(staffProfilePath(s.id)) },

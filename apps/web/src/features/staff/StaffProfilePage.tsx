@@ -76,6 +76,7 @@ export default function StaffProfilePage() {
               Edit
             </Button>
             <RowActions
+              history={{ area: 'staff', id: staff.id }}
               label={staffName(staff)}
               actions={[
                 {

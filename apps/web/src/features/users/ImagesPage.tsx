@@ -151,6 +151,7 @@ function ImageCard(props: {
           )}
         </Group>
         <RowActions
+          history={{ area: 'userImages', id: image.id }}
           label={label}
           actions={[
             {

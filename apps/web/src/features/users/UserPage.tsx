@@ -133,7 +133,11 @@ export default function UserPage() {
               Preview a poster
             </Button>
           )}
-          <RowActions label={name} actions={actions(user)} />
+          <RowActions
+            history={{ area: 'users', id: user.id }}
+            label={name}
+            actions={actions(user)}
+          />
         </Group>
       </Group>
 

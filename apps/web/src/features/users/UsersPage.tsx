@@ -153,7 +153,13 @@ export default function UsersPage() {
             ? { label: 'Add the first user', onClick: () => setCreating(true) }
             : undefined,
         }}
-        actions={(u) => <RowActions label={userName(u)} actions={actions(u)} />}
+        actions={(u) => (
+          <RowActions
+            history={{ area: 'users', id: u.id }}
+            label={userName(u)}
+            actions={actions(u)}
+          />
+        )}
       />
       <CreateUserDialog
         opened={creating}

@@ -252,7 +252,13 @@ export default function VideosPage() {
             : undefined,
         }}
         bulkActions={mayBulk ? bulkActions : undefined}
-        actions={(v) => <RowActions label={`Video #${v.id}`} actions={actions(v)} />}
+        actions={(v) => (
+          <RowActions
+            history={{ area: 'videos', id: v.id }}
+            label={`Video #${v.id}`}
+            actions={actions(v)}
+          />
+        )}
       />
 
       <CreateVideoDialog
