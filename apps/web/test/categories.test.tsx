@@ -162,7 +162,14 @@ describe('categories', () => {
     renderApp('/category', { signedInAs: 'a@b.c' });
     const row = (await screen.findByRole('cell', { name: 'Category 3' })).closest('tr')!;
     expect(within(row).getByText('Active')).toBeInTheDocument();
-    expect(within(row).queryByRole('button')).not.toBeInTheDocument();
+    // Viewing the rows is enough to read their history; nothing else is offered.
+    expect(
+      within(row)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Actions for Category 3']);
+    await userEvent.click(within(row).getByRole('button', { name: 'Actions for Category 3' }));
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual(['History']);
     expect(screen.queryByRole('button', { name: 'New category' })).not.toBeInTheDocument();
   });
 

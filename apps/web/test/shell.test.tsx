@@ -44,6 +44,7 @@ describe('the shell', () => {
       'Special Days',
       'Contact Us',
       'Menus',
+      'Audit Log',
       'Login History',
     ]);
     expect(screen.getByTestId('login-id')).toHaveTextContent('boss@example.com');
@@ -67,7 +68,7 @@ describe('the shell', () => {
     const { router } = renderApp('/banner', { signedInAs: 'clerk@example.com' });
     const nav = await screen.findByRole('navigation', { name: 'Areas' });
     const labels = [...nav.querySelectorAll('a, button')].map((el) => el.textContent);
-    expect(labels).toHaveLength(19);
+    expect(labels).toHaveLength(20);
     expect(labels).toContain('Staff List');
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
     // Staff and menus are the owner's, whatever the grants.
