@@ -2,15 +2,7 @@
  * The audit log: a change made in the UI shows in the Audit Log screen (with its fields old →
  * new) and in the row's History.
  */
-import {
-  expect,
-  expectToast,
-  openArea,
-  rowAction,
-  signIn,
-  test,
-  unique,
-} from './fixtures.ts';
+import { expect, expectToast, openArea, rowAction, signIn, test, unique } from './fixtures.ts';
 
 test('a FAQ edited in the UI shows in the audit log and in its History', async ({ page }) => {
   const question = unique('E2E Audited question?');
@@ -41,8 +33,8 @@ test('a FAQ edited in the UI shows in the audit log and in its History', async (
 
   // The audit log, filtered to FAQs: the newest entry is that edit, by the admin.
   await openArea(page, 'Audit Log', 'Audit log');
-  await page.getByRole('textbox', { name: 'Area' }).click();
-  await page.getByRole('option', { name: 'FAQs' }).click();
+  await page.getByRole('combobox', { name: 'Area' }).click();
+  await page.getByRole('option', { name: 'FAQs', exact: true }).click();
   await expect(page).toHaveURL(/[?&]area=faqs(&|$)/);
   const first = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr').first();
   await expect(first).toContainText('Updated');
