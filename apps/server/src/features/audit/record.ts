@@ -31,8 +31,8 @@ declare module 'fastify' {
 
 /** Fields never written to the log with their values: only their name, as `redacted`. */
 const SECRET = /password|token|secret|session/i;
-/** Fields that change with every write and say nothing of their own. */
-const UNTRACKED = new Set(['id', 'updatedAt']);
+/** Fields that say nothing of their own: the row's id and times (the entry has its own time). */
+const UNTRACKED = new Set(['id', 'createdAt', 'updatedAt']);
 
 function same(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);

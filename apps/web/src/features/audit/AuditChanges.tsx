@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Badge, Button, Code, Collapse, Stack, Table, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { AuditChange, AuditEntry } from '@master-admin/contract';
+import { useMediaQuery } from '@mantine/hooks';
+import { PHONE_QUERY } from '../../components/DataTable';
 import { ACTION_COLORS, ACTION_LABELS } from './labels';
 
 export function ActionBadge(props: { action: AuditEntry['action'] }) {
@@ -47,8 +49,36 @@ function ChangeRow({ change }: { change: AuditChange }) {
   );
 }
 
-/** The changed fields, old → new. */
+/** On a phone: each field with its old and new value on lines of their own. */
+function ChangesList(props: { changes: AuditChange[] }) {
+  return (
+    <Stack gap="xs">
+      {props.changes.map((c) => (
+        <div key={c.field}>
+          <Code>{c.field}</Code>
+          {c.redacted ? (
+            <Text size="sm" c="dimmed" fs="italic">
+              changed (never shown)
+            </Text>
+          ) : (
+            <>
+              <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }}>
+                Old: {shown(c.old)}
+              </Text>
+              <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                New: {shown(c.new)}
+              </Text>
+            </>
+          )}
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+/** The changed fields, old → new: a table, or a list on a phone. */
 export function ChangesTable(props: { changes: AuditChange[] }) {
+  const phone = useMediaQuery(PHONE_QUERY) ?? false;
   if (props.changes.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -56,6 +86,7 @@ export function ChangesTable(props: { changes: AuditChange[] }) {
       </Text>
     );
   }
+  if (phone) return <ChangesList changes={props.changes} />;
   return (
     <Table withTableBorder fz="sm" layout="fixed" verticalSpacing={4}>
       <Table.Thead>
