@@ -50,11 +50,12 @@ describe('audit log', () => {
     // Expanding an entry shows its fields, old → new.
     expect(screen.queryByText('Before.')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '2 fields' }));
-    expect(await screen.findByText('Before.')).toBeVisible();
+    // Collapse animates open: visible once it has.
+    await waitFor(() => expect(screen.getByText('Before.')).toBeVisible());
     expect(screen.getByText('After.')).toBeVisible();
     // A secret is named, never shown.
     await userEvent.click(screen.getByRole('button', { name: '1 field' }));
-    expect(await screen.findByText('changed (never shown)')).toBeVisible();
+    await waitFor(() => expect(screen.getByText('changed (never shown)')).toBeVisible());
 
     // The row link filters to that row; the account link to that account.
     await userEvent.click(screen.getByRole('button', { name: 'Staff #4' }));
