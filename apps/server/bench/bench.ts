@@ -4,7 +4,7 @@
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
  * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
- * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users).
+ * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users, audit).
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
  * 0 skips it; `--upload-only` skips the rows and lists).
  * Not part of CI: it takes several minutes and wants the machine to itself.
@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     cases: { type: 'string' },
     // The areas whose rows are loaded (a case of an area not loaded finds an empty table).
-    areas: { type: 'string', default: 'banners,posters,users' },
+    areas: { type: 'string', default: 'banners,posters,users,audit' },
     'video-mb': { type: 'string', default: '500' },
     'upload-only': { type: 'boolean', default: false },
   },

@@ -5,6 +5,8 @@
  */
 import type { z } from 'zod';
 import {
+  AUDIT_AREAS,
+  auditListQuery,
   API_BASE,
   STATUSES,
   bannerListQuery,
@@ -22,6 +24,8 @@ import { POSTERS_LIST } from '../src/features/posters/routes.ts';
 import { LOGIN_HISTORY_LIST, USERS_LIST, WALLETS_LIST } from '../src/features/users/routes.ts';
 import { USER_IMAGES_LIST } from '../src/features/users/images.ts';
 import { BENCH_WORDS, type RandomSource } from '../src/seed/bench.ts';
+import { BENCH_AUDIT_ACCOUNTS, BENCH_AUDIT_ROWS_PER_ROW } from '../src/seed/bench-audit.ts';
+import { AUDIT_LIST, auditPageQuery } from '../src/features/audit/routes.ts';
 
 export type Target = { p99Ms: { sqlite?: number; postgres?: number } };
 
@@ -54,6 +58,8 @@ export interface FloorList {
   spec: ListSpec<string, unknown>;
   query: z.ZodType;
   fixed?: Record<string, unknown>;
+  /** What the route does to the parsed query before the list sees it (the audit log's days). */
+  prepare?: (query: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export const FLOOR_LISTS: FloorList[] = [
@@ -94,9 +100,16 @@ export const FLOOR_LISTS: FloorList[] = [
     spec: LOGIN_HISTORY_LIST,
     query: loginHistoryQuery,
   },
+  {
+    route: `${API_BASE}/audit/list`,
+    spec: AUDIT_LIST,
+    query: auditListQuery,
+    prepare: auditPageQuery,
+  },
 ];
 
 const banners = `${API_BASE}/banner/list?limit=10`;
+const audit = `${API_BASE}/audit/list?limit=20`;
 const FILTERED = { sqlite: 20, postgres: 100 };
 const posters = `${API_BASE}/poster/list?limit=20`;
 const users = `${API_BASE}/account/user/list?limit=20`;
@@ -209,5 +222,36 @@ export const CASES: BenchCase[] = [
     name: 'login history: first page',
     path: (rng, { users: ids }) => `${API_BASE}/login-history/all/${rng.pick(ids)}?limit=20`,
     target: { p99Ms: FILTERED },
+  },
+  { name: 'audit: first page', path: () => audit, target: { p99Ms: FILTERED } },
+  {
+    name: 'audit: account',
+    path: (rng) => `${audit}&accountId=${1 + rng.int(BENCH_AUDIT_ACCOUNTS)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'audit: area',
+    path: (rng) => `${audit}&area=${rng.pick(AUDIT_AREAS)}`,
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'audit: a row’s history',
+    path: (rng, { rows }) => {
+      const perArea = Math.floor(rows / BENCH_AUDIT_ROWS_PER_ROW / AUDIT_AREAS.length);
+      return `${audit}&area=${rng.pick(AUDIT_AREAS)}&rowId=${1 + rng.int(Math.max(1, perArea))}`;
+    },
+    target: { p99Ms: FILTERED },
+  },
+  {
+    name: 'audit: account + a month',
+    path: (rng) => {
+      const day = new Date(Date.now() - rng.int(700) * 86_400_000).toISOString().slice(0, 10);
+      const next = new Date(Date.parse(day) + 30 * 86_400_000).toISOString().slice(0, 10);
+      const account = 1 + rng.int(BENCH_AUDIT_ACCOUNTS);
+      return `${audit}&accountId=${account}&fromDate=${day}&toDate=${next}`;
+    },
+    // A range is counted on the table through the (account, created_at) index: a month of one
+    // account is a few thousand index entries at a million rows.
+    target: { p99Ms: { sqlite: 100, postgres: 250 } },
   },
 ];

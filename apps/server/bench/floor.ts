@@ -77,10 +77,14 @@ function requestOf(url: string) {
       : Object.fromEntries(
           Object.entries(list.route.exec(path)?.groups ?? {}).map(([k, v]) => [k, Number(v)]),
         );
+  const parsedQuery = list.query.parse(Object.fromEntries(new URLSearchParams(search))) as Record<
+    string,
+    unknown
+  >;
   found = {
     list,
     query: {
-      ...(list.query.parse(Object.fromEntries(new URLSearchParams(search))) as object),
+      ...(list.prepare ? list.prepare(parsedQuery) : parsedQuery),
       ...params,
       ...list.fixed,
     } as never,

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { createMasterApp } from '../features/master-apps/lookup.ts';
+import { AUDIT_BENCH_AREA } from './bench-audit.ts';
 
 /** Words the generated text is made of: each one names about 1 % of the rows of an area. */
 export const BENCH_WORDS = [
@@ -583,4 +584,5 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
       await analyze(handle, ['posters', 'list_counts']);
     },
   },
+  audit: AUDIT_BENCH_AREA,
 };

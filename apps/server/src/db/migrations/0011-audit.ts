@@ -33,12 +33,7 @@ export function audit(d: Dialect): Migration {
       await index('audit_log_area_created', ['area', 'created_at', 'id']);
       await index('audit_log_area_row_created', ['area', 'row_id', 'created_at', 'id']);
       await index('audit_log_row_created', ['row_id', 'created_at', 'id']);
-      await index('audit_log_account_area_created', [
-        'account_id',
-        'area',
-        'created_at',
-        'id',
-      ]);
+      await index('audit_log_account_area_created', ['account_id', 'area', 'created_at', 'id']);
 
       await installList(db, d, {
         name: 'audit_log',

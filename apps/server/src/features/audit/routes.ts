@@ -54,6 +54,18 @@ const toEntry = (row: StoredEntry): AuditEntry => ({
   changes: JSON.parse(row.changes) as AuditEntry['changes'],
 });
 
+/** The list query of an audit request: its UTC days as the bounds of `createdAt`. */
+export function auditPageQuery<
+  Q extends { fromDate?: string | undefined; toDate?: string | undefined },
+>(query: Q) {
+  const { fromDate, toDate, ...rest } = query;
+  return {
+    ...rest,
+    from: fromDate === undefined ? undefined : startOf(fromDate),
+    before: toDate === undefined ? undefined : dayAfter(toDate),
+  };
+}
+
 /** The first instant of a UTC day, and of the day after it. */
 const startOf = (day: string) => `${day}T00:00:00.000Z`;
 function dayAfter(day: string) {
@@ -81,12 +93,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { fromDate, toDate, ...query } = request.query;
-      const page = await lists.page(AUDIT_LIST, {
-        ...query,
-        from: fromDate === undefined ? undefined : startOf(fromDate),
-        before: toDate === undefined ? undefined : dayAfter(toDate),
-      });
+      const page = await lists.page(AUDIT_LIST, auditPageQuery(request.query));
       return { result: (page.result as StoredEntry[]).map(toEntry), total: page.total };
     },
   );
