@@ -4,7 +4,8 @@
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
  * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
- * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users).
+ * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users);
+ * `--sqlite-dir DIR` / `--pg-url URL` drive databases an earlier `seed-bench` loaded, keeping them.
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
  * 0 skips it; `--upload-only` skips the rows and lists).
  * Not part of CI: it takes several minutes and wants the machine to itself.
@@ -32,6 +33,9 @@ const { values: args } = parseArgs({
     areas: { type: 'string', default: 'banners,posters,users' },
     'video-mb': { type: 'string', default: '500' },
     'upload-only': { type: 'boolean', default: false },
+    // Databases already loaded (by an earlier run's seed-bench, same --rows): no loading, kept.
+    'sqlite-dir': { type: 'string' },
+    'pg-url': { type: 'string' },
   },
 });
 const ROWS = Number(args.rows);
@@ -147,11 +151,13 @@ async function drive(
 let uploadResult: UploadResult | undefined;
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
+  const loaded = kind === 'postgres' ? args['pg-url'] : args['sqlite-dir'];
+  const dataDir =
+    kind === 'sqlite' && loaded ? loaded : fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
   const sqliteFile = path.join(dataDir, 'master-admin.sqlite');
   // A fresh database, as every test file gets one.
-  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const databaseUrl = pgDb?.url;
+  const pgDb = kind === 'postgres' && !loaded ? await createPgDatabase() : undefined;
+  const databaseUrl = kind === 'postgres' ? (loaded ?? pgDb?.url) : undefined;
   const dropPg = pgDb?.drop;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -159,7 +165,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   };
   const children: ChildProcess[] = [];
   try {
-    for (const area of UPLOAD_ONLY ? [] : args.areas.split(',')) {
+    for (const area of UPLOAD_ONLY || loaded ? [] : args.areas.split(',')) {
       log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
       await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
     }
@@ -267,7 +273,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   } finally {
     await Promise.all(children.map(stop));
     await dropPg?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!loaded) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -139,7 +139,7 @@ export class Lists {
   readonly #typedDb: Db;
   readonly #reads: ReadPool;
   readonly #dialect: Dialect;
-  readonly #camel = new CamelCasePlugin();
+  readonly #camel = new CamelRows();
   readonly #templates = new WeakMap<ListSpec<string, unknown>, Map<string, Template>>();
 
   constructor(db: Db, reads: ReadPool, dialect: Dialect) {
@@ -176,11 +176,7 @@ export class Lists {
       extra = all.slice(0, alongside.length);
       return all.slice(alongside.length);
     });
-    const { rows: result } = await this.#camel.transformResult({
-      queryId: { queryId: spec.name },
-      result: { rows },
-    });
-    return { page: { result: result as O[], total }, alongside: extra };
+    return { page: { result: this.#camel.rows(rows) as O[], total }, alongside: extra };
   }
 
   /**
@@ -435,6 +431,29 @@ export class Lists {
       any,
       { total: number }
     >;
+  }
+}
+
+/**
+ * Raw rows with their columns named as the CamelCasePlugin names them, each name converted once:
+ * the plugin's own result transform (generic, nested values too) was 7 % of the server's time on
+ * a page of posters.
+ */
+class CamelRows extends CamelCasePlugin {
+  readonly #names = new Map<string, string>();
+  rows(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+    if (rows.length === 0) return [];
+    const columns = Object.keys(rows[0]!);
+    const names = columns.map((column) => {
+      let name = this.#names.get(column);
+      if (name === undefined) this.#names.set(column, (name = this.camelCase(column)));
+      return name;
+    });
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) out[names[i]!] = row[columns[i]!];
+      return out;
+    });
   }
 }
 

@@ -31,9 +31,19 @@ type Pending = {
   reject: (err: Error) => void;
 };
 
+/** Numbers for statement texts, shared by every thread of every pool. */
+const statementKeys = new Map<string, number>();
+function keyOf(sql: string): number {
+  let key = statementKeys.get(sql);
+  if (key === undefined) statementKeys.set(sql, (key = statementKeys.size + 1));
+  return key;
+}
+
 class ReaderThread {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
+  /** The statement texts this thread has been sent. */
+  readonly known = new Set<number>();
   constructor(file: string, onExit: (thread: ReaderThread) => void) {
     this.worker = new Worker(new URL('./sqlite-reader.ts', import.meta.url), {
       workerData: { file },
@@ -87,7 +97,12 @@ export class SqliteReadPool implements ReadPool {
     for (const t of this.#threads) if (t.pending.size < thread.pending.size) thread = t;
     const request: ReadRequest = {
       id: this.#nextId++,
-      queries: queries.map((q) => ({ sql: q.sql, params: [...q.parameters] })),
+      queries: queries.map((q) => {
+        const key = keyOf(q.sql);
+        if (thread.known.has(key)) return { key, params: [...q.parameters] };
+        thread.known.add(key);
+        return { key, sql: q.sql, params: [...q.parameters] };
+      }),
     };
     return new Promise((resolve, reject) => {
       thread.pending.set(request.id, { resolve, reject });
