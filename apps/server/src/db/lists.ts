@@ -52,6 +52,11 @@ export interface ListSpec<F extends string = string, O = unknown> {
   /** Base-table columns the keyword searches, as its migration indexed them. */
   search: ReadonlyArray<string>;
   /**
+   * The list whose search structure this list's keyword uses: one over the same table and
+   * columns, holding every row of the table (staff use the users list's); else its own.
+   */
+  searchIn: string | undefined;
+  /**
    * Keyword matches through rows this list's rows point to (a poster's category and special
    * day): a row matches when `column` names a row of `list` whose searched columns contain the
    * keyword, found on that list's own search structure.
@@ -83,8 +88,12 @@ export type SearchVia = {
 };
 
 export function defineList<const F extends string, O>(
-  spec: Omit<ListSpec<F, O>, 'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden'> & {
+  spec: Omit<
+    ListSpec<F, O>,
+    'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden' | 'searchIn'
+  > & {
     hidden?: { filter: F; value: string };
+    searchIn?: string;
     order?: Order;
     sorts?: ReadonlyArray<string>;
     caseless?: ReadonlyArray<string>;
@@ -104,6 +113,7 @@ export function defineList<const F extends string, O>(
     caseless: spec.caseless ?? [],
     searchVia: spec.searchVia ?? [],
     hidden: spec.hidden,
+    searchIn: spec.searchIn,
   };
 }
 
@@ -294,7 +304,7 @@ export class Lists {
                   eb(
                     inOrder ? this.#dialect.unindexed('id') : sql.ref('id'),
                     'in',
-                    matching(spec.name),
+                    matching(spec.searchIn ?? spec.name),
                   ),
                 ]
               : []),
@@ -356,8 +366,14 @@ export class Lists {
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
-    } else if (kind === 'indexed' && n === 0 && !hidden && spec.searchVia.length === 0) {
-      // Counted on the search index alone.
+    } else if (
+      kind === 'indexed' &&
+      n === 0 &&
+      !hidden &&
+      spec.searchVia.length === 0 &&
+      spec.searchIn === undefined
+    ) {
+      // Counted on the search index alone (which holds this list's rows and no others).
       const search = this.#dialect.search(spec.name, pattern);
       count = this.#db
         .selectFrom(search.table)
@@ -506,6 +522,7 @@ export function structureOf(spec: ListSpec): ListStructure {
     name: spec.name,
     table: snake(spec.table),
     counts: spec.counts.map((set) => set.map((key) => snake(filters[key]!))),
-    search: spec.search.map(snake),
+    // A list searching another's structure has none of its own.
+    search: spec.searchIn === undefined ? spec.search.map(snake) : [],
   };
 }
