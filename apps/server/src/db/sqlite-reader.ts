@@ -38,16 +38,19 @@ function prepare(key: number, sql: string | undefined): SQLite.Statement {
   return statement;
 }
 
-parentPort!.on('message', (request: ReadRequest) => {
-  let reply: ReadReply;
+function answer(request: ReadRequest): ReadReply {
   try {
-    reply = {
+    return {
       id: request.id,
       results: request.queries.map((q) => prepare(q.key, q.sql).all(q.params)),
     };
   } catch (err) {
     const e = err as { message?: string; code?: string };
-    reply = { id: request.id, error: { message: e.message ?? String(err), code: e.code } };
+    return { id: request.id, error: { message: e.message ?? String(err), code: e.code } };
   }
-  parentPort!.postMessage(reply);
+}
+
+// Requests come in batches (reads.ts); their answers go back in one message too.
+parentPort!.on('message', (requests: ReadRequest[]) => {
+  parentPort!.postMessage(requests.map(answer));
 });
