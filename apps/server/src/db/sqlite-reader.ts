@@ -50,7 +50,21 @@ function answer(request: ReadRequest): ReadReply {
   }
 }
 
-// Requests come in batches (reads.ts); their answers go back in one message too.
+/** Answers already made wait at most this long for the rest of their batch. */
+const HOLD_MS = 2;
+
+// Requests come in batches (reads.ts); their answers go back together too, unless a slow one
+// (a common keyword) would hold the quick ones before it.
 parentPort!.on('message', (requests: ReadRequest[]) => {
-  parentPort!.postMessage(requests.map(answer));
+  let replies: ReadReply[] = [];
+  let since = performance.now();
+  for (const request of requests) {
+    replies.push(answer(request));
+    if (performance.now() - since > HOLD_MS && replies.length < requests.length) {
+      parentPort!.postMessage(replies);
+      replies = [];
+      since = performance.now();
+    }
+  }
+  if (replies.length > 0) parentPort!.postMessage(replies);
 });
