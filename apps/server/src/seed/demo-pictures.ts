@@ -49,9 +49,10 @@ function ornament(cx: number, cy: number, r: number, colour: string, petals: num
   return shapes.join('');
 }
 
-function svg(width: number, height: number, body: string) {
+/** An SVG drawn on a `width`×`height` canvas, rendered `scale` times that size. */
+function svg(width: number, height: number, body: string, scale = 1) {
   return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width * scale}" height="${height * scale}" viewBox="0 0 ${width} ${height}">${body}</svg>`,
   );
 }
 
@@ -72,6 +73,8 @@ export function posterSvg(title: string, greeting: string, palette: Palette, var
       text(270, 440, title.length > 16 ? 38 : 50, title) +
       text(270, 495, 24, greeting, '#fff', 400) +
       text(270, 630, 18, `Design ${variant + 1}`, '#fff', 400),
+    // 432×540: a phone screen's width, and quick to encode a few hundred times.
+    0.8,
   );
 }
 

@@ -7,10 +7,17 @@ import type { Db } from '../db/connect.ts';
 import type { MediaService } from '../media/service.ts';
 import { randomSource, type RandomSource } from './bench.ts';
 import {
-  BUSINESSES, CITIES, DESIGNATIONS, FIRST_NAMES, NOTIFICATION_TEXTS, SURNAMES,
-} from './demo-catalog.ts'; // prettier-ignore
+  BUSINESSES,
+  CITIES,
+  DESIGNATIONS,
+  FIRST_NAMES,
+  NOTIFICATION_TEXTS,
+  SURNAMES,
+} from './demo-catalog.ts';
 import { PALETTES, cardSvg, inParallel, portraitSvg, storePicture } from './demo-pictures.ts';
 import type { Tally } from './demo.ts';
+
+const GENERIC_TOPS = ['Best Wishes', 'Happy Festivals', 'Season’s Greetings', 'With Love'];
 
 const ACTIVITIES = [
   ['REGISTER', 1],
@@ -67,6 +74,7 @@ export async function seedUsers(
       palette: look.pick(PALETTES),
     };
   });
+  const missing: number[] = [];
   for (const [u, person] of people.entries()) {
     const found = await db
       .selectFrom('accounts')
@@ -75,25 +83,64 @@ export async function seedUsers(
       .where('masterAppId', '=', person.masterAppId)
       .where('phoneNumber', '=', person.phoneNumber)
       .executeTakeFirst();
-    if (found) continue;
-    // Numbered strips with the user's business on top and address below, as users upload them.
+    if (!found) missing.push(u);
+  }
+  if (missing.length === 0) return seedNotifications(db, media, options);
+  // Images: each user's own first top image (its business); further top images, bottom strips
+  // (per city) and self photos (stand-ins) from small shared sets, as many users upload alike.
+  const owned = await inParallel(missing, 4, (u) =>
+    storePicture(
+      media,
+      cardSvg(
+        720,
+        180,
+        people[u]!.business,
+        `Since ${2000 + ((u * 7) % 24)}`,
+        PALETTES[u % PALETTES.length]!,
+      ),
+      'user-images',
+    ),
+  );
+  const tops = await inParallel(GENERIC_TOPS, 3, (line, i) =>
+    storePicture(
+      media,
+      cardSvg(720, 180, line, 'Greetings from our family', PALETTES[(i + 2) % PALETTES.length]!),
+      'user-images',
+    ),
+  );
+  const bottoms = await inParallel(CITIES, 3, (city, i) =>
+    storePicture(
+      media,
+      cardSvg(720, 120, city, 'Open every day, 9 to 9', PALETTES[(i + 5) % PALETTES.length]!),
+      'user-images',
+    ),
+  );
+  for (const [m, u] of missing.entries()) {
+    const person = people[u]!;
     const images: Array<{ kind: 'top' | 'self' | 'bottom'; defNum: number; image: string }> = [];
     for (let n = 1; n <= person.tops; n++) {
-      const palette = PALETTES[(u + n) % PALETTES.length]!;
-      images.push({ kind: 'top', defNum: n, image: await storePicture(media, cardSvg(720, 180, person.business, `Since ${2000 + ((u * 7 + n) % 24)}`, palette), 'user-images') }); // prettier-ignore
+      images.push({
+        kind: 'top',
+        defNum: n,
+        image: n === 1 ? owned[m]! : tops[(u + n) % tops.length]!,
+      });
     }
     for (let n = 1; n <= person.selfs; n++) {
       images.push({ kind: 'self', defNum: n, image: portraits[(u + n) % portraits.length]! });
     }
     for (let n = 1; n <= person.bottoms; n++) {
-      images.push({ kind: 'bottom', defNum: n, image: await storePicture(media, cardSvg(720, 120, `${person.city} · ${person.phoneNumber}`, '', person.palette), 'user-images') }); // prettier-ignore
+      images.push({ kind: 'bottom', defNum: n, image: bottoms[(u + n) % bottoms.length]! });
     }
     const joined = at(person.joinedDaysAgo);
     const status = u % 17 === 5 ? 'DEACTIVE' : u % 23 === 7 ? 'PENDING' : 'ACTIVE';
     const walletRows = Array.from({ length: rng.int(12) }, () => ({
       reward: 5 + rng.int(20) * 5,
       depositFor: rng.weighted(ACTIVITIES),
-      status: rng.weighted([['DEPOSIT', 12], ['WITHDRAW', 2], ['FINED', 1]] as const), // prettier-ignore
+      status: rng.weighted([
+        ['DEPOSIT', 12],
+        ['WITHDRAW', 2],
+        ['FINED', 1],
+      ] as const),
       feed: null,
       createdAt: at(rng.int(person.joinedDaysAgo + 1)),
     }));
@@ -112,7 +159,10 @@ export async function seedUsers(
           passwordHash: null,
           status,
           masterAppId: person.masterAppId,
-          dateLimit: u % 4 === 0 ? new Date(Date.parse(joined) + 400 * 86_400_000).toISOString().slice(0, 10) : null, // prettier-ignore
+          dateLimit:
+            u % 4 === 0
+              ? new Date(Date.parse(joined) + 400 * 86_400_000).toISOString().slice(0, 10)
+              : null,
           createdAt: joined,
           updatedAt: joined,
         })
@@ -138,7 +188,12 @@ export async function seedUsers(
             accountId: id,
             kind: img.kind,
             defNum: img.defNum,
-            position: img.kind === 'self' ? (img.defNum % 2 ? ('LEFT' as const) : ('RIGHT' as const)) : null, // prettier-ignore
+            position:
+              img.kind === 'self'
+                ? img.defNum % 2
+                  ? ('LEFT' as const)
+                  : ('RIGHT' as const)
+                : null,
             image: img.image,
             createdAt: joined,
             updatedAt: joined,
@@ -146,14 +201,33 @@ export async function seedUsers(
         )
         .execute();
       if (walletRows.length > 0) {
-        await trx.insertInto('wallets').values(walletRows.map((w) => ({ ...w, accountId: id }))).execute(); // prettier-ignore
+        await trx
+          .insertInto('wallets')
+          .values(walletRows.map((w) => ({ ...w, accountId: id })))
+          .execute();
       }
       await trx
         .insertInto('loginHistory')
         .values(
           visits.flatMap((inAt) => [
-            { accountId: id, ip: `10.${rng.int(256)}.${rng.int(256)}.${1 + rng.int(254)}`, latitude: null, longitude: null, status: 'IN' as const, createdAt: inAt }, // prettier-ignore
-            { accountId: id, ip: null, latitude: null, longitude: null, status: 'OUT' as const, createdAt: new Date(Math.min(Date.now() - 1000, Date.parse(inAt) + 1_800_000)).toISOString() }, // prettier-ignore
+            {
+              accountId: id,
+              ip: `10.${rng.int(256)}.${rng.int(256)}.${1 + rng.int(254)}`,
+              latitude: null,
+              longitude: null,
+              status: 'IN' as const,
+              createdAt: inAt,
+            },
+            {
+              accountId: id,
+              ip: null,
+              latitude: null,
+              longitude: null,
+              status: 'OUT' as const,
+              createdAt: new Date(
+                Math.min(Date.now() - 1000, Date.parse(inAt) + 1_800_000),
+              ).toISOString(),
+            },
           ]),
         )
         .execute();
@@ -164,17 +238,51 @@ export async function seedUsers(
     tally.add('login history', visits.length * 2);
   }
 
-  // Notifications: to every user of an app, and a few to one user.
+  await seedNotifications(db, media, options);
+}
+
+/** Notifications: to every user of an app, and a few to one user. */
+async function seedNotifications(
+  db: Db,
+  media: MediaService,
+  options: {
+    notices: number;
+    apps: number[];
+    rng: RandomSource;
+    at: (daysAgo: number) => string;
+    tally: Tally;
+  },
+) {
+  const { apps, rng, at, tally } = options;
   for (const [a, masterAppId] of apps.entries()) {
     for (let n = 0; n < options.notices; n++) {
       const [title, desc, type] = NOTIFICATION_TEXTS[(a * 3 + n) % NOTIFICATION_TEXTS.length]!;
-      const found = await db.selectFrom('notifications').select('id').where('masterAppId', '=', masterAppId).where('title', '=', title).executeTakeFirst(); // prettier-ignore
+      const found = await db
+        .selectFrom('notifications')
+        .select('id')
+        .where('masterAppId', '=', masterAppId)
+        .where('title', '=', title)
+        .executeTakeFirst();
       if (found) continue;
       const user =
         type === 'WALLET' || type === 'ACCOUNT'
-          ? await db.selectFrom('accounts').select('id').where('role', '=', 'USER').where('masterAppId', '=', masterAppId).where('status', '=', 'ACTIVE').orderBy('id').executeTakeFirst() // prettier-ignore
+          ? await db
+              .selectFrom('accounts')
+              .select('id')
+              .where('role', '=', 'USER')
+              .where('masterAppId', '=', masterAppId)
+              .where('status', '=', 'ACTIVE')
+              .orderBy('id')
+              .executeTakeFirst()
           : undefined;
-      const logo = n % 3 === 0 ? await storePicture(media, cardSvg(256, 256, type, '', PALETTES[n % PALETTES.length]!), 'notifications') : null; // prettier-ignore
+      const logo =
+        n % 3 === 0
+          ? await storePicture(
+              media,
+              cardSvg(256, 256, type, '', PALETTES[n % PALETTES.length]!),
+              'notifications',
+            )
+          : null;
       await db
         .insertInto('notifications')
         .values({

@@ -16,13 +16,31 @@ import { mediaPrefixes, sanitizeRichText } from '../http/rich-text.ts';
 import type { MediaService } from '../media/service.ts';
 import { randomSource, type RandomSource } from './bench.ts';
 import {
-  APP_DOMAINS, BUSINESSES, CITIES, DEMO_APPS, DEMO_BLOGS, DEMO_CATEGORIES, DEMO_FAQS,
-  DEMO_SPECIAL_DAYS, DEMO_STAFF, ENQUIRIES, FIRST_NAMES, GREETINGS, PAGE_TEXTS, SURNAMES,
-} from './demo-catalog.ts'; // prettier-ignore
+  APP_DOMAINS,
+  BUSINESSES,
+  CITIES,
+  DEMO_APPS,
+  DEMO_BLOGS,
+  DEMO_CATEGORIES,
+  DEMO_FAQS,
+  DEMO_SPECIAL_DAYS,
+  DEMO_STAFF,
+  ENQUIRIES,
+  FIRST_NAMES,
+  GREETINGS,
+  PAGE_TEXTS,
+  SURNAMES,
+} from './demo-catalog.ts';
 import {
-  PALETTES, bannerSvg, cardSvg, inParallel, posterSvg, storePicture, storeVideo,
+  PALETTES,
+  bannerSvg,
+  cardSvg,
+  inParallel,
+  posterSvg,
+  storePicture,
+  storeVideo,
   videoFrame,
-} from './demo-pictures.ts'; // prettier-ignore
+} from './demo-pictures.ts';
 import { seedUsers } from './demo-users.ts';
 import { slideshowMp4 } from './video-files.ts';
 
@@ -31,7 +49,7 @@ const DAY_MS = 86_400_000;
 /** How much the demo makes: `full` for people, `small` for tests (the same kinds, fewer rows). */
 export type DemoSize = 'full' | 'small';
 const SIZES = {
-  full: { designs: 120, users: 90, videos: 4, bannersPerApp: 4, blogs: 8, faqs: 10, notices: 8, enquiries: 30 },
+  full: { designs: 96, users: 90, videos: 4, bannersPerApp: 4, blogs: 8, faqs: 10, notices: 8, enquiries: 30 },
   small: { designs: 8, users: 6, videos: 1, bannersPerApp: 1, blogs: 2, faqs: 3, notices: 2, enquiries: 4 },
 } as const; // prettier-ignore
 
@@ -288,9 +306,14 @@ export async function seedDemo(
       day,
       category,
       madeDaysAgo,
-      apps: look.int(10) < 6 ? apps : apps.filter(() => look.int(2) === 0).slice(0, 2),
+      apps: look.int(10) < 7 ? apps : apps.filter(() => look.int(2) === 0).slice(0, 2),
       position: look.int(2) ? ('LEFT' as const) : ('RIGHT' as const),
-      status: look.weighted([['ACTIVE', 85], ['DEACTIVE', 7], ['PENDING', 6], ['SUSPENDED', 2]] as const), // prettier-ignore
+      status: look.weighted([
+        ['ACTIVE', 85],
+        ['DEACTIVE', 7],
+        ['PENDING', 6],
+        ['SUSPENDED', 2],
+      ] as const),
       downloads: apps.map(() => look.int(1000)),
     };
   });
@@ -354,7 +377,12 @@ export async function seedDemo(
     ]);
     const key = await storeVideo(media, slideshowMp4(frames, { secondsEach: 1.5 }));
     for (const masterAppId of apps) {
-      const found = await db.selectFrom('videos').select('id').where('video', '=', key).where('masterAppId', '=', masterAppId).executeTakeFirst(); // prettier-ignore
+      const found = await db
+        .selectFrom('videos')
+        .select('id')
+        .where('video', '=', key)
+        .where('masterAppId', '=', masterAppId)
+        .executeTakeFirst();
       if (found) continue;
       const stamp = at(20 + rng.int(300));
       await db
@@ -379,11 +407,29 @@ export async function seedDemo(
   }
 
   // Banners on each app's home screen.
+  const slots = apps.flatMap((_, a) =>
+    Array.from({ length: size.bannersPerApp }, (_, b) => [a, b]),
+  );
+  const bannerKeys = await inParallel(slots, 4, ([a, b]) =>
+    storePicture(
+      media,
+      bannerSvg(
+        days[(a! * 5 + b! * 11) % days.length]!.name,
+        'New posters every day',
+        PALETTES[(a! + b!) % PALETTES.length]!,
+      ),
+      'banners',
+    ),
+  );
   for (const [a, masterAppId] of apps.entries()) {
     for (let b = 0; b < size.bannersPerApp; b++) {
-      const day = days[(a * 5 + b * 11) % days.length]!;
-      const image = await storePicture(media, bannerSvg(day.name, 'New posters every day', PALETTES[(a + b) % PALETTES.length]!), 'banners'); // prettier-ignore
-      const found = await db.selectFrom('banners').select('id').where('image', '=', image).where('masterAppId', '=', masterAppId).executeTakeFirst(); // prettier-ignore
+      const image = bannerKeys[a * size.bannersPerApp + b]!;
+      const found = await db
+        .selectFrom('banners')
+        .select('id')
+        .where('image', '=', image)
+        .where('masterAppId', '=', masterAppId)
+        .executeTakeFirst();
       if (found) continue;
       const stamp = at(10 + rng.int(200));
       const linkType = (['DEFAULT', 'EXTERNAL', 'INTERNAL'] as const)[b % 3]!;
@@ -392,7 +438,12 @@ export async function seedDemo(
         .values({
           masterAppId,
           image,
-          link: linkType === 'EXTERNAL' ? `https://${APP_DOMAINS[DEMO_APPS[a]!]}/festivals` : linkType === 'INTERNAL' ? '/posters' : null, // prettier-ignore
+          link:
+            linkType === 'EXTERNAL'
+              ? `https://${APP_DOMAINS[DEMO_APPS[a]!]}/festivals`
+              : linkType === 'INTERNAL'
+                ? '/posters'
+                : null,
           linkType,
           status: b === 3 ? 'DEACTIVE' : 'ACTIVE',
           createdAt: stamp,
@@ -419,11 +470,28 @@ async function seedWriting(
 ) {
   const prefixes = mediaPrefixes(media.store);
   for (const [b, [title, author, shortDesc]] of DEMO_BLOGS.slice(0, size.blogs).entries()) {
-    const found = await db.selectFrom('blogs').select('id').where('title', '=', title).executeTakeFirst(); // prettier-ignore
+    const found = await db
+      .selectFrom('blogs')
+      .select('id')
+      .where('title', '=', title)
+      .executeTakeFirst();
     if (found) continue;
-    const image = await storePicture(media, cardSvg(800, 450, title.split(' ').slice(0, 3).join(' '), author, PALETTES[b % PALETTES.length]!), 'blogs'); // prettier-ignore
+    const image = await storePicture(
+      media,
+      cardSvg(
+        800,
+        450,
+        title.split(' ').slice(0, 3).join(' '),
+        author,
+        PALETTES[b % PALETTES.length]!,
+      ),
+      'blogs',
+    );
     const stamp = at(15 + b * 40 + rng.int(20));
-    const desc = sanitizeRichText(`<p>${shortDesc}</p><h3>In short</h3><ul><li>Plan a month ahead.</li><li>Keep the text short.</li><li>Put your name on it.</li></ul><p>Written by <strong>${author}</strong>.</p>`, prefixes); // prettier-ignore
+    const desc = sanitizeRichText(
+      `<p>${shortDesc}</p><h3>In short</h3><ul><li>Plan a month ahead.</li><li>Keep the text short.</li><li>Put your name on it.</li></ul><p>Written by <strong>${author}</strong>.</p>`,
+      prefixes,
+    );
     await db
       .insertInto('blogs')
       .values({
@@ -437,22 +505,33 @@ async function seedWriting(
         status: b === 7 ? 'PENDING' : 'ACTIVE',
         createdAt: stamp,
         updatedAt: stamp,
-      }) // prettier-ignore
+      })
       .execute();
     tally.add('blogs');
   }
   for (const [question, answer] of DEMO_FAQS.slice(0, size.faqs)) {
-    const found = await db.selectFrom('faqs').select('id').where('question', '=', question).executeTakeFirst(); // prettier-ignore
+    const found = await db
+      .selectFrom('faqs')
+      .select('id')
+      .where('question', '=', question)
+      .executeTakeFirst();
     if (found) continue;
     const stamp = at(200 + rng.int(100));
-    await db.insertInto('faqs').values({ question, answer, createdAt: stamp, updatedAt: stamp }).execute(); // prettier-ignore
+    await db
+      .insertInto('faqs')
+      .values({ question, answer, createdAt: stamp, updatedAt: stamp })
+      .execute();
     tally.add('FAQs');
   }
   for (let e = 0; e < size.enquiries; e++) {
     const fName = FIRST_NAMES[(e * 7) % FIRST_NAMES.length]!;
     const lName = SURNAMES[(e * 3) % SURNAMES.length]!;
     const email = `${fName}.${lName}${e}@mail.example`.toLowerCase();
-    const found = await db.selectFrom('contactUs').select('id').where('email', '=', email).executeTakeFirst(); // prettier-ignore
+    const found = await db
+      .selectFrom('contactUs')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirst();
     if (found) continue;
     const business = BUSINESSES[e % BUSINESSES.length]!;
     await db

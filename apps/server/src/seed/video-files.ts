@@ -274,14 +274,37 @@ export function slideshowMp4(
   const moov = (mdatOffset: number) =>
     box(
       'moov',
-      box('mvhd', full(0, 0), u(32, 0, 0, 1000, durationMs, 0x10000), u(16, 0x100, 0), u(32, 0, 0), MATRIX, Buffer.alloc(24), u(32, 2)), // prettier-ignore
+      box(
+        'mvhd',
+        full(0, 0),
+        u(32, 0, 0, 1000, durationMs, 0x10000),
+        u(16, 0x100, 0),
+        u(32, 0, 0),
+        MATRIX,
+        Buffer.alloc(24),
+        u(32, 2),
+      ),
       box(
         'trak',
-        box('tkhd', full(0, 3), u(32, 0, 0, 1, 0, durationMs, 0, 0), u(16, 0, 0, 0, 0), MATRIX, u(32, width << 16, height << 16)), // prettier-ignore
+        box(
+          'tkhd',
+          full(0, 3),
+          u(32, 0, 0, 1, 0, durationMs, 0, 0),
+          u(16, 0, 0, 0, 0),
+          MATRIX,
+          u(32, width << 16, height << 16),
+        ),
         box(
           'mdia',
           box('mdhd', full(0, 0), u(32, 0, 0, timescale, duration), u(16, 0x55c4, 0)),
-          box('hdlr', full(0, 0), u(32, 0), Buffer.from('vide', 'latin1'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'latin1')), // prettier-ignore
+          box(
+            'hdlr',
+            full(0, 0),
+            u(32, 0),
+            Buffer.from('vide', 'latin1'),
+            Buffer.alloc(12),
+            Buffer.from('VideoHandler\0', 'latin1'),
+          ),
           box(
             'minf',
             box('vmhd', full(0, 1), u(16, 0, 0, 0, 0)),
@@ -299,7 +322,12 @@ export function slideshowMp4(
         ),
       ),
     );
-  const ftyp = box('ftyp', Buffer.from('isom', 'latin1'), u(32, 0x200), Buffer.from('isomiso2avc1mp41', 'latin1')); // prettier-ignore
+  const ftyp = box(
+    'ftyp',
+    Buffer.from('isom', 'latin1'),
+    u(32, 0x200),
+    Buffer.from('isomiso2avc1mp41', 'latin1'),
+  );
   // The chunk's offset does not change the moov's size: measure once, then write it for real.
   const mdatOffset = ftyp.length + moov(0).length + 8;
   return Buffer.concat([ftyp, moov(mdatOffset), box('mdat', ...framed)]);
