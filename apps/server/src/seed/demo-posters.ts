@@ -23,7 +23,7 @@ import { slideshowMp4 } from './video-files.ts';
 const DAY_MS = 86_400_000;
 
 export async function seedPostersVideosBanners(db: Db, media: MediaService, scope: DemoScope) {
-  const { size, apps, days, categories, uploaders, uploader, rng, at, tally, now, today } = scope;
+  const { size, apps, days, categories, editor, owner, rng, at, tally, now, today } = scope;
   // Poster designs: each for a special day (most) or a category alone, shared to one or more apps.
   // Their looks come from a source of their own, so a second run draws the same designs.
   const look = randomSource(7);
@@ -79,7 +79,7 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
           masterAppId,
           categoryId: categories.get(d.category)!,
           specialDayId: d.day?.id ?? null,
-          accountId: k % 5 === 0 ? uploaders[0]! : uploader,
+          accountId: k % 5 === 0 ? owner : editor,
           topDefNum: 1,
           selfDefNum: 1,
           bottomDefNum: 1,
@@ -128,7 +128,7 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
         .insertInto('videos')
         .values({
           masterAppId,
-          accountId: uploader,
+          accountId: editor,
           video: key,
           topDefNum: 1,
           selfDefNum: 1,

@@ -101,10 +101,10 @@ export type DemoScope = {
   apps: number[];
   days: Array<{ id: number; name: string; date: Date; category: string }>;
   categories: Map<string, number>;
-  /** The first admin, then the staff. */
-  uploaders: number[];
-  /** Who uploads most content: the content editor. */
-  uploader: number;
+  /** The content editor, who uploads most posters and the videos. */
+  editor: number;
+  /** The first admin (the editor when there is none), who uploads the rest. */
+  owner: number;
   rng: RandomSource;
   at: (daysAgo: number) => string;
   tally: Tally;
@@ -259,7 +259,7 @@ export async function seedDemo(
     .where('role', '=', 'SUPER_ADMIN')
     .orderBy('id')
     .executeTakeFirst();
-  const uploaders: number[] = admin ? [admin.id] : [];
+  const staffIds: number[] = [];
   for (const member of DEMO_STAFF) {
     const menus = Object.keys(member.grants);
     const found = await db
@@ -271,7 +271,7 @@ export async function seedDemo(
       .executeTakeFirst();
     if (found) {
       staff.push({ email: member.email, name: member.name, menus });
-      uploaders.push(found.id);
+      staffIds.push(found.id);
       continue;
     }
     const password = randomBytes(12).toString('base64url');
@@ -297,20 +297,20 @@ export async function seedDemo(
     }));
     await db.insertInto('loginHistory').values(history).execute();
     staff.push({ email: member.email, name: member.name, password, menus });
-    uploaders.push(id);
+    staffIds.push(id);
     tally.add('staff');
     tally.add('login history', history.length);
   }
-  const uploader = uploaders[1] ?? uploaders[0];
-  if (uploader === undefined) throw new Error('no back-office account to upload the posters');
+  const editor = staffIds[0]!;
+  const owner = admin?.id ?? editor;
 
   const scope: DemoScope = {
     size,
     apps,
     days,
     categories,
-    uploaders,
-    uploader,
+    editor,
+    owner,
     rng,
     at,
     tally,
