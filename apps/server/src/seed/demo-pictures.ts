@@ -70,7 +70,7 @@ export function posterSvg(title: string, greeting: string, palette: Palette, var
     gradient(palette, w, h) +
       ornament(cx, 190, 90 + (variant % 3) * 15, '#ffffff', 8 + (variant % 4) * 2) +
       `<rect x="30" y="360" width="480" height="4" fill="#fff" fill-opacity="0.7"/>` +
-      text(270, 440, title.length > 16 ? 38 : 50, title) +
+      text(270, 440, title.length > 16 ? 40 : title.length > 9 ? 52 : 68, title) +
       text(270, 495, 24, greeting, '#fff', 400) +
       text(270, 630, 18, `Design ${variant + 1}`, '#fff', 400),
     // 432×540: a phone screen's width, and quick to encode a few hundred times.
@@ -118,15 +118,17 @@ export function cardSvg(
   );
 }
 
-/** A user's self photo stand-in: head and shoulders with initials, 3:4. */
+/**
+ * A user's self photo stand-in: head and shoulders with initials, 3:4, on a transparent ground
+ * (as a cut-out photo is, so a poster shows around it).
+ */
 export function portraitSvg(initials: string, palette: Palette) {
   const [w, h] = [300, 400];
   return svg(
     w,
     h,
-    `<rect width="${w}" height="${h}" fill="${palette[1]}"/>` +
-      `<ellipse cx="150" cy="390" rx="130" ry="120" fill="${palette[0]}"/>` +
-      `<circle cx="150" cy="160" r="85" fill="${palette[0]}"/>` +
+    `<ellipse cx="150" cy="390" rx="130" ry="120" fill="${palette[0]}" stroke="${palette[1]}" stroke-width="6"/>` +
+      `<circle cx="150" cy="160" r="85" fill="${palette[0]}" stroke="${palette[1]}" stroke-width="6"/>` +
       text(150, 180, 60, initials),
   );
 }

@@ -19,6 +19,18 @@ import type { Tally } from './demo.ts';
 
 const GENERIC_TOPS = ['Best Wishes', 'Happy Festivals', 'Season’s Greetings', 'With Love'];
 
+/** Wallet rows' feed: what the reward was for, then which content. */
+const FEEDS: Record<(typeof ACTIVITIES)[number][0], string> = {
+  REGISTER: 'Joined the app:',
+  LOGIN: 'Daily sign-in:',
+  SHARED: 'Shared a poster:',
+  LIKE: 'Liked a poster:',
+  POST: 'Posted a greeting:',
+  FOLLOW: 'Followed a page:',
+  FEEDBACK: 'Sent feedback:',
+};
+const GREETING_TOPICS = ['Diwali', 'Holi', 'Good Morning', 'Eid', 'Birthday', 'New Year'] as const;
+
 const ACTIVITIES = [
   ['REGISTER', 1],
   ['LOGIN', 6],
@@ -133,17 +145,20 @@ export async function seedUsers(
     }
     const joined = at(person.joinedDaysAgo);
     const status = u % 17 === 5 ? 'DEACTIVE' : u % 23 === 7 ? 'PENDING' : 'ACTIVE';
-    const walletRows = Array.from({ length: rng.int(12) }, () => ({
-      reward: 5 + rng.int(20) * 5,
-      depositFor: rng.weighted(ACTIVITIES),
-      status: rng.weighted([
-        ['DEPOSIT', 12],
-        ['WITHDRAW', 2],
-        ['FINED', 1],
-      ] as const),
-      feed: null,
-      createdAt: at(rng.int(person.joinedDaysAgo + 1)),
-    }));
+    const walletRows = Array.from({ length: rng.int(12) }, () => {
+      const depositFor = rng.weighted(ACTIVITIES);
+      return {
+        reward: 5 + rng.int(20) * 5,
+        depositFor,
+        status: rng.weighted([
+          ['DEPOSIT', 12],
+          ['WITHDRAW', 2],
+          ['FINED', 1],
+        ] as const),
+        feed: `${FEEDS[depositFor]} ${rng.pick(GREETING_TOPICS)}`,
+        createdAt: at(rng.int(person.joinedDaysAgo + 1)),
+      };
+    });
     const visits = Array.from({ length: 1 + rng.int(5) }, () =>
       at(rng.int(person.joinedDaysAgo + 1)),
     );
@@ -175,8 +190,9 @@ export async function seedUsers(
           designation: DESIGNATIONS[u % DESIGNATIONS.length]!,
           adminAssignName: u % 2 ? person.business : null,
           profile: null,
-          top: null,
-          bottom: null,
+          // Half the users also set a top and bottom banner of their own.
+          top: u % 2 ? owned[m]! : null,
+          bottom: u % 2 ? images.find((i) => i.kind === 'bottom')!.image : null,
           createdAt: joined,
           updatedAt: joined,
         })
