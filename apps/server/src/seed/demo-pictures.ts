@@ -86,7 +86,7 @@ export function bannerSvg(title: string, line: string, palette: Palette) {
     h,
     gradient(palette, w, h) +
       ornament(1020, 200, 110, '#ffffff', 12) +
-      text(480, 190, 72, title) +
+      text(480, 190, title.length > 14 ? 54 : 72, title) +
       text(480, 260, 34, line, '#fff', 400),
   );
 }
@@ -119,17 +119,17 @@ export function cardSvg(
 }
 
 /**
- * A user's self photo stand-in: head and shoulders with initials, 3:4, on a transparent ground
- * (as a cut-out photo is, so a poster shows around it).
+ * A user's self photo stand-in: a head-and-shoulders silhouette, 3:4, on a transparent ground (as
+ * a cut-out photo is, so a poster shows around it). No initials: the few are shared by many users.
  */
-export function portraitSvg(initials: string, palette: Palette) {
+export function portraitSvg(palette: Palette) {
   const [w, h] = [300, 400];
+  const outline = `fill="${palette[0]}" stroke="${palette[1]}" stroke-width="6"`;
   return svg(
     w,
     h,
-    `<ellipse cx="150" cy="390" rx="130" ry="120" fill="${palette[0]}" stroke="${palette[1]}" stroke-width="6"/>` +
-      `<circle cx="150" cy="160" r="85" fill="${palette[0]}" stroke="${palette[1]}" stroke-width="6"/>` +
-      text(150, 180, 60, initials),
+    `<ellipse cx="150" cy="390" rx="130" ry="120" ${outline}/>` +
+      `<circle cx="150" cy="160" r="85" ${outline}/>`,
   );
 }
 

@@ -54,16 +54,11 @@ export async function seedUsers(
   },
 ) {
   const { count, apps, rng, at, tally } = options;
-  // A few self photos shared by many users (stand-ins: head, shoulders, initials).
+  // A few self photos shared by many users (stand-ins: silhouettes).
   const portraits = await inParallel(
     Array.from({ length: 6 }, (_, i) => i),
     3,
-    (i) =>
-      storePicture(
-        media,
-        portraitSvg(`${FIRST_NAMES[i]![0]}${SURNAMES[i]![0]}`, PALETTES[i % PALETTES.length]!),
-        'user-images',
-      ),
+    (i) => storePicture(media, portraitSvg(PALETTES[i % PALETTES.length]!), 'user-images'),
   );
   // Who they are comes from a source of its own, so a second run draws the same people.
   const look = randomSource(8);
