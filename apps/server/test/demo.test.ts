@@ -104,6 +104,18 @@ describe('demo', () => {
       .select(['poster', 'downloadCount', 'createdAt'])
       .execute();
     expect(posters.some((p) => p.downloadCount > 0)).toBe(true);
+    // A category's downloads are its posters'.
+    const totals = await s.ctx.db
+      .selectFrom('categories as c')
+      .leftJoin('posters as p', 'p.categoryId', 'c.id')
+      .select((eb) => [
+        'c.downloadCount',
+        eb.fn.coalesce(eb.fn.sum<number>('p.downloadCount'), eb.lit(0)).as('sum'),
+      ])
+      .groupBy(['c.id', 'c.downloadCount'])
+      .execute();
+    expect(totals.every((t) => Number(t.sum) === t.downloadCount)).toBe(true);
+    expect(totals.some((t) => t.downloadCount > 0)).toBe(true);
     const ages = posters.map((p) => (Date.now() - Date.parse(p.createdAt)) / 86_400_000);
     expect(Math.min(...ages)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...ages)).toBeLessThanOrEqual(366);

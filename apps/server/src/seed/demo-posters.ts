@@ -3,7 +3,6 @@
  * then rows as their areas write them. A row is found by its app and its file's content key
  * (same drawing, same key), so a second run adds none again.
  */
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { MediaService } from '../media/service.ts';
 import { randomSource } from './bench.ts';
@@ -23,7 +22,8 @@ import { slideshowMp4 } from './video-files.ts';
 const DAY_MS = 86_400_000;
 
 export async function seedPostersVideosBanners(db: Db, media: MediaService, scope: DemoScope) {
-  const { size, apps, days, categories, editor, owner, rng, at, tally, now, today } = scope;
+  const { size, apps, days, categories, newCategories, editor, owner, rng, at, tally, now, today } =
+    scope;
   // Poster designs: each for a special day (most) or a category alone, shared to one or more apps.
   // Their looks come from a source of their own, so a second run draws the same designs.
   const look = randomSource(7);
@@ -98,11 +98,18 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
       .execute();
     tally.add('posters', missing.length);
   }
-  // A category's downloads are its posters' (the content app counts both as they happen).
-  if (tally.added.categories) {
-    await sql`update categories set download_count = (select coalesce(sum(p.download_count), 0) from posters p where p.category_id = categories.id) where download_count = 0`.execute(
-      db,
-    );
+  // A new category's downloads are its posters' (the content app counts both as they happen).
+  if (newCategories.length > 0) {
+    await db
+      .updateTable('categories')
+      .set((eb) => ({
+        downloadCount: eb
+          .selectFrom('posters')
+          .select((p) => p.fn.coalesce(p.fn.sum<number>('posters.downloadCount'), p.lit(0)).as('n'))
+          .whereRef('posters.categoryId', '=', 'categories.id'),
+      }))
+      .where('id', 'in', newCategories)
+      .execute();
   }
 
   // Videos: short slideshows, each shared to every app.

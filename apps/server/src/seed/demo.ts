@@ -101,6 +101,8 @@ export type DemoScope = {
   apps: number[];
   days: Array<{ id: number; name: string; date: Date; category: string }>;
   categories: Map<string, number>;
+  /** The categories this run added (only their download totals are written). */
+  newCategories: number[];
   /** The content editor, who uploads most posters and the videos. */
   editor: number;
   /** The first admin (the editor when there is none), who uploads the rest. */
@@ -170,6 +172,13 @@ export async function seedDemo(
     let id = await idByName(db, 'masterApps', name);
     if (id === undefined) {
       id = (await createMasterApp(db, name)).id;
+      // Made a year ago, before everything else.
+      const stamp = at(365);
+      await db
+        .updateTable('masterApps')
+        .set({ createdAt: stamp, updatedAt: stamp })
+        .where('id', '=', id)
+        .execute();
       tally.add('master apps');
       const prefixes = mediaPrefixes(media.store);
       for (const [title, body] of Object.entries(PAGE_TEXTS)) {
@@ -215,6 +224,7 @@ export async function seedDemo(
 
   // Categories and special days, made in the year's first weeks.
   const categories = new Map<string, number>();
+  const newCategories: number[] = [];
   for (const name of DEMO_CATEGORIES) {
     let id = await idByName(db, 'categories', name);
     if (id === undefined) {
@@ -224,6 +234,7 @@ export async function seedDemo(
         .values({ name, downloadCount: 0, status: 'ACTIVE', createdAt: stamp, updatedAt: stamp })
         .returning('id')
         .executeTakeFirstOrThrow());
+      newCategories.push(id);
       tally.add('categories');
     }
     categories.set(name, id);
@@ -309,6 +320,7 @@ export async function seedDemo(
     apps,
     days,
     categories,
+    newCategories,
     editor,
     owner,
     rng,
