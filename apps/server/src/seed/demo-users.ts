@@ -54,12 +54,6 @@ export async function seedUsers(
   },
 ) {
   const { count, apps, rng, at, tally } = options;
-  // A few self photos shared by many users (stand-ins: silhouettes).
-  const portraits = await inParallel(
-    Array.from({ length: 6 }, (_, i) => i),
-    3,
-    (i) => storePicture(media, portraitSvg(PALETTES[i % PALETTES.length]!), 'user-images'),
-  );
   // Who they are comes from a source of its own, so a second run draws the same people.
   const look = randomSource(8);
   const people = Array.from({ length: count }, (_, u) => {
@@ -78,7 +72,6 @@ export async function seedUsers(
       tops: 1 + look.int(3),
       selfs: 1 + look.int(2),
       bottoms: 1 + look.int(2),
-      palette: look.pick(PALETTES),
     };
   });
   const missing: number[] = [];
@@ -93,6 +86,12 @@ export async function seedUsers(
     if (!found) missing.push(u);
   }
   if (missing.length === 0) return seedNotifications(db, media, options);
+  // A few self photos shared by many users (stand-ins: silhouettes).
+  const portraits = await inParallel(
+    Array.from({ length: 6 }, (_, i) => i),
+    3,
+    (i) => storePicture(media, portraitSvg(PALETTES[i % PALETTES.length]!), 'user-images'),
+  );
   // Images: each user's own first top image (its business); further top images, bottom strips
   // (per city) and self photos (stand-ins) from small shared sets, as many users upload alike.
   const owned = await inParallel(missing, 4, (u) =>
@@ -136,7 +135,8 @@ export async function seedUsers(
       images.push({ kind: 'self', defNum: n, image: portraits[(u + n) % portraits.length]! });
     }
     for (let n = 1; n <= person.bottoms; n++) {
-      images.push({ kind: 'bottom', defNum: n, image: bottoms[(u + n) % bottoms.length]! });
+      // The first is the user's own city's.
+      images.push({ kind: 'bottom', defNum: n, image: bottoms[(u + n - 1) % bottoms.length]! });
     }
     const joined = at(person.joinedDaysAgo);
     const status = u % 17 === 5 ? 'DEACTIVE' : u % 23 === 7 ? 'PENDING' : 'ACTIVE';
