@@ -99,7 +99,7 @@ export function cardSvg(
   line: string,
   palette: Palette,
 ) {
-  const size = Math.round(Math.min(height / 3.2, (width / Math.max(8, title.length)) * 1.6));
+  const size = Math.round(Math.min(height / 3.2, (width / Math.max(8, title.length)) * 1.35));
   return svg(
     width,
     height,
