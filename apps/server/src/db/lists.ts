@@ -8,7 +8,9 @@
  * - `total` is exact and cheap: a sum over `list_counts` (kept by triggers, list-structures.ts)
  *   when a grouping set holds every filter asked for; a keyword is counted on its search index;
  * - keywords of 3+ characters use the trigram index; shorter ones scan, off the request path;
- * - both statements run in the read pool (reads.ts), never on the thread that serves requests.
+ * - both statements run in the read pool (reads.ts), never on the thread that serves requests;
+ * - an export (`walk`) reads every matching row in the list's order, a chunk at a time by keyset
+ *   on the order columns (list-walk.ts), each chunk through the list's own `rows` query.
  */
 import {
   CamelCasePlugin,
@@ -24,6 +26,7 @@ import { SEARCH_MIN_LENGTH, type Dialect } from './dialect.ts';
 import { arg, precompile, type Precompiled } from './precompiled.ts';
 import { COUNT_KEYS, type ListStructure } from './list-structures.ts';
 import type { ReadPool } from './reads.ts';
+import { compileWalk, type Walk } from './list-walk.ts';
 import type { Database } from './schema.ts';
 
 export type Direction = 'asc' | 'desc';
@@ -151,6 +154,7 @@ export class Lists {
   readonly #dialect: Dialect;
   readonly #camel = new CamelRows();
   readonly #templates = new WeakMap<ListSpec<string, unknown>, Map<string, Template>>();
+  readonly #walks = new WeakMap<ListSpec<string, unknown>, Map<string, Walk>>();
 
   constructor(db: Db, reads: ReadPool, dialect: Dialect) {
     this.#db = db;
@@ -259,7 +263,55 @@ export class Lists {
       ...filters.map((f) => String(f.value)),
       pattern,
     ];
-    return { template, values };
+    return { template, values, shape, filters, kind, order };
+  }
+
+  /**
+   * Every row matching `query` (its filters, keyword and sort; no paging) in the list's order,
+   * `chunkRows` at a time, camelCased as `page` answers them. Each chunk is one statement in the
+   * read pool: the list's `rows` over the next ids by keyset on the order columns, so a chunk
+   * costs the same at the millionth row as at the first and rows written meanwhile neither
+   * repeat nor shift others. The walk reads a chunk only when the consumer asks for it, and
+   * stops when the consumer stops (an export whose client went away).
+   */
+  async *walk<O>(
+    spec: ListSpec<string, O>,
+    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
+    chunkRows: number,
+  ): AsyncGenerator<O[], void, undefined> {
+    const prepared = this.#prepare(spec, { ...query, limit: chunkRows, offset: 0 });
+    let walks = this.#walks.get(spec);
+    if (!walks) this.#walks.set(spec, (walks = new Map<string, Walk>()));
+    let walk = walks.get(prepared.shape);
+    if (!walk) {
+      // The ids statement a page of this shape selects (filters, hidden rows, keyword, order),
+      // taken as #compile builds it, so the export matches the list exactly.
+      let ids: IdsQuery | undefined;
+      const capture: ListSpec<string, O> = {
+        ...spec,
+        rows: (db, q) => {
+          ids = q;
+          return spec.rows(db, q);
+        },
+      };
+      this.#compile(capture, prepared.filters, prepared.kind, prepared.order);
+      walk = compileWalk(this.#typedDb, this.#dialect, spec, ids!, prepared.order);
+      walks.set(prepared.shape, walk);
+    }
+    const values: unknown[] = [...prepared.values];
+    for (const phase of walk.phases) {
+      let last: unknown;
+      for (;;) {
+        values[1] = last;
+        const statement = (last === undefined ? phase.first : phase.after).fill(values);
+        const [rows = []] = await this.#reads.run([statement]);
+        if (rows.length > 0) {
+          yield this.#camel.rows(rows) as O[];
+        }
+        if (rows.length < chunkRows) break;
+        last = rows.at(-1)!.id;
+      }
+    }
   }
 
   /** Builds a shape's statements with numbered stand-ins (precompiled.ts) for the values. */
@@ -269,11 +321,7 @@ export class Lists {
     kind: KeywordKind,
     order: Order,
   ): Template {
-    const caseless = new Set(spec.caseless);
-    const sortKey = (column: string, alias?: string) => {
-      const ref = sql.ref(alias ? `${alias}.${column}` : column);
-      return caseless.has(column) ? sql`lower(${ref})` : ref;
-    };
+    const sortKey = (column: string, alias?: string) => sortKeyOf(spec, column, alias);
     const n = shapeFilters.length;
     // Hidden rows leave the list unless the request filters on that field. The value is a
     // literal, so PostgreSQL can use a partial index that leaves those rows out.
@@ -475,6 +523,12 @@ class CamelRows extends CamelCasePlugin {
     }
     return rows.map(build);
   }
+}
+
+/** What a column sorts by: the column, or lower(column) for a caseless one (as indexed). */
+export function sortKeyOf(spec: ListSpec<string, unknown>, column: string, alias?: string) {
+  const ref = sql.ref(alias ? `${alias}.${column}` : column);
+  return spec.caseless.includes(column) ? sql`lower(${ref})` : ref;
 }
 
 /** The order of a request: `sort` (ties by id, the same way), else the list's own. */

@@ -15,6 +15,7 @@ import {
   BANNER_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -120,6 +121,18 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toBanner), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: BANNERS_LIST,
+    path: PATHS.bannerList,
+    file: 'banners',
+    access: access.menu('banner', 'VIEW'),
+    tags: ['banners'],
+    what: 'banners',
+    querystring: bannerListQuery,
+    response: bannerList,
+    map: toBanner,
+  });
 
   app.put(
     PATHS.bannerLink(':id'),

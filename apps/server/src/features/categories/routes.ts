@@ -16,6 +16,7 @@ import {
   CATEGORY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
@@ -121,6 +122,17 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(CATEGORIES_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: CATEGORIES_LIST,
+    path: PATHS.categoryList,
+    file: 'categories',
+    access: access.menu('category', 'VIEW'),
+    tags: ['categories'],
+    what: 'categories',
+    querystring: categoryListQuery,
+    response: categoryList,
+  });
 
   app.patch(
     PATHS.category(':id'),

@@ -12,6 +12,7 @@ import {
   MASTER_APP_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -75,6 +76,17 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(MASTER_APPS_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: MASTER_APPS_LIST,
+    path: PATHS.masterAppList,
+    file: 'master-apps',
+    access: access.menu('masterApp', 'VIEW'),
+    tags: ['master apps'],
+    what: 'master apps',
+    querystring: masterAppListQuery,
+    response: masterAppList,
+  });
 
   app.get(
     PATHS.masterAppOptions,

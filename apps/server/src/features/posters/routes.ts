@@ -22,6 +22,7 @@ import {
   type PosterCreateFields,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, notFound } from '../../http/errors.ts';
@@ -275,6 +276,18 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toPoster), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: POSTERS_LIST,
+    path: PATHS.posterList,
+    file: 'posters',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['posters'],
+    what: 'posters',
+    querystring: posterListQuery,
+    response: posterList,
+    map: toPoster,
+  });
 
   /** Updates one poster's columns; a 404 when there is no such poster. */
   async function update(id: number, set: Record<string, unknown>) {

@@ -21,6 +21,7 @@ import {
   type Status,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -170,6 +171,19 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toStaff), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: STAFF_LIST,
+    path: PATHS.staffList,
+    file: 'staff',
+    access: access.superAdmin,
+    tags: TAGS,
+    what: 'staff accounts (DELETED ones only when status=DELETED is asked for)',
+    querystring: staffListQuery,
+    response: staffList,
+    scope: () => ({ role: 'STAFF' }),
+    map: toStaff,
+  });
 
   app.get(
     PATHS.staffProfile(':id'),

@@ -31,6 +31,7 @@ import {
   type Video,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, errorBody, notFound } from '../../http/errors.ts';
@@ -173,6 +174,18 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toVideo), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: VIDEOS_LIST,
+    path: PATHS.videoList,
+    file: 'videos',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['videos'],
+    what: 'videos',
+    querystring: videoListQuery,
+    response: videoList,
+    map: toVideo,
+  });
 
   /** Updates one video's columns; a 404 when there is no such video. */
   async function update(id: number, set: Record<string, unknown>) {
