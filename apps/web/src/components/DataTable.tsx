@@ -361,7 +361,7 @@ export function DataTable<Row>(props: {
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
             {rangeText(params.page, params.limit, total)}
           </Text>
-          {params.download && <ExportButton download={params.download} disabled={total === 0} />}
+          {params.download && <ExportButton download={params.download} total={total} />}
         </Group>
         <Group gap="sm" wrap="wrap">
           {!phone && (

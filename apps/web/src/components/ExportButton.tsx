@@ -12,19 +12,26 @@ export function sizeText(bytes: number): string {
 }
 
 /**
+ * From this many rows on (some 40 MB of CSV and up), the export is written into a file the user
+ * picks as it arrives, where the browser can (api.download), rather than gathered in the tab's
+ * memory first; a smaller one is a plain download, without a dialog.
+ */
+export const STREAM_TO_FILE_ROWS = 100_000;
+
+/**
  * "Export CSV": downloads every row of the list's current filters, keyword and sort (the server
  * streams them all, not just the page shown), showing the size received while it arrives.
  */
-export function ExportButton(props: {
-  download: { path: string; query: Values };
-  disabled: boolean;
-}) {
+export function ExportButton(props: { download: { path: string; query: Values }; total: number }) {
   const [received, setReceived] = useState<number | undefined>(undefined);
   const busy = received !== undefined;
   const start = async () => {
     setReceived(0);
     try {
-      await api.download(props.download.path, props.download.query, setReceived);
+      await api.download(props.download.path, props.download.query, {
+        onProgress: setReceived,
+        toFile: props.total >= STREAM_TO_FILE_ROWS,
+      });
     } catch (err) {
       toast('error', errorText(err), 5000);
     } finally {
@@ -36,10 +43,10 @@ export function ExportButton(props: {
       size="compact-sm"
       variant="default"
       leftSection={<IconDownload size={16} aria-hidden />}
-      disabled={props.disabled || busy}
+      disabled={props.total === 0 || busy}
       onClick={() => void start()}
     >
-      {busy ? `Exporting… ${sizeText(received)}` : 'Export CSV'}
+      {!busy ? 'Export CSV' : received > 0 ? `Exporting… ${sizeText(received)}` : 'Exporting…'}
     </Button>
   );
 }

@@ -269,19 +269,20 @@ export const api = {
     return { blob: await res.blob(), headers: res.headers };
   },
   /**
-   * A file the server streams (a list's CSV export), saved where the user's downloads go.
-   * Chromium can write a file as its bytes arrive (the File System Access API): there the user
-   * picks where it goes and it is written chunk by chunk, never held whole in memory, which
-   * matters at a million rows (hundreds of megabytes). Elsewhere the bytes are gathered into a
-   * Blob and handed to the browser's download. No time-out on the body (a large export takes
-   * minutes): only on the answer's first byte. `onProgress` hears the bytes received so far.
-   * Resolves `false` when the user cancels the file picker.
+   * A file the server streams (a list's CSV export), saved as a download. Gathered into a Blob and
+   * handed to the browser's downloads, unless `toFile` and the browser can write a file as its
+   * bytes arrive (the File System Access API: Chromium): then the user picks where it goes and it
+   * is written chunk by chunk, never held whole in memory, which matters at a million rows
+   * (hundreds of megabytes). No time-out on the body (a large export takes minutes), only on the
+   * answer's first byte. `onProgress` hears the bytes received so far. Resolves `false` when the
+   * user cancels the file picker.
    */
   download: async (
     url: string,
     params: Values,
-    onProgress: (bytes: number) => void = () => undefined,
+    options: { onProgress?: (bytes: number) => void; toFile?: boolean } = {},
   ): Promise<boolean> => {
+    const onProgress = options.onProgress ?? (() => undefined);
     const headers: Record<string, string> = {};
     const token = session.token();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -317,7 +318,7 @@ export const api = {
         },
       }),
     );
-    const file = await saveTarget(name);
+    const file = options.toFile ? await saveTarget(name) : undefined;
     if (file === 'cancelled') {
       await counted.cancel();
       return false;
