@@ -279,6 +279,39 @@ export class Lists {
     query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
     chunkRows: number,
   ): AsyncGenerator<O[], void, undefined> {
+    const { walk, values } = this.#walkOf(spec, query, chunkRows);
+    for (const phase of walk.phases) {
+      let last: unknown;
+      for (;;) {
+        values[1] = last;
+        const statement = (last === undefined ? phase.first : phase.after).fill(values);
+        const [rows = []] = await this.#reads.run([statement]);
+        if (rows.length > 0) {
+          yield this.#camel.rows(rows) as O[];
+        }
+        if (rows.length < chunkRows) break;
+        last = rows.at(-1)!.id;
+      }
+    }
+  }
+
+  /** The statements an export of `query` runs, with a last row's id (for the query-plan tests). */
+  walkStatements(
+    spec: ListSpec<string, unknown>,
+    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
+    chunkRows: number,
+    lastId: number,
+  ): CompiledQuery[] {
+    const { walk, values } = this.#walkOf(spec, query, chunkRows);
+    values[1] = lastId;
+    return walk.phases.flatMap((p) => [p.first.fill(values), p.after.fill(values)]);
+  }
+
+  #walkOf<O>(
+    spec: ListSpec<string, O>,
+    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
+    chunkRows: number,
+  ): { walk: Walk; values: unknown[] } {
     const prepared = this.#prepare(spec, { ...query, limit: chunkRows, offset: 0 });
     let walks = this.#walks.get(spec);
     if (!walks) this.#walks.set(spec, (walks = new Map<string, Walk>()));
@@ -298,20 +331,7 @@ export class Lists {
       walk = compileWalk(this.#typedDb, this.#dialect, spec, ids!, prepared.order);
       walks.set(prepared.shape, walk);
     }
-    const values: unknown[] = [...prepared.values];
-    for (const phase of walk.phases) {
-      let last: unknown;
-      for (;;) {
-        values[1] = last;
-        const statement = (last === undefined ? phase.first : phase.after).fill(values);
-        const [rows = []] = await this.#reads.run([statement]);
-        if (rows.length > 0) {
-          yield this.#camel.rows(rows) as O[];
-        }
-        if (rows.length < chunkRows) break;
-        last = rows.at(-1)!.id;
-      }
-    }
+    return { walk, values: [...prepared.values] };
   }
 
   /** Builds a shape's statements with numbered stand-ins (precompiled.ts) for the values. */

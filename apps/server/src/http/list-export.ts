@@ -26,7 +26,7 @@ export type ListExport<O, P extends z.ZodObject | undefined> = {
   file: string;
   access: Access;
   tags: string[];
-  /** What the rows are, for the document: "posters". */
+  /** What the rows are, for the document: "posters", "wallet rows of a user". */
   what: string;
   params?: P;
   /** The list call's query schema: the export takes it without limit and offset. */
@@ -59,7 +59,7 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
       config: { access: options.access },
       schema: {
         tags: options.tags,
-        summary: `Exports every one of the ${options.what} the list's filters, keyword and sort select, as CSV`,
+        summary: `Exports the ${options.what} as CSV: every row the list answers for the same filters, keyword and sort`,
         description:
           'Takes the list call’s query without `limit` and `offset`, and answers all the ' +
           'matching rows in the list’s order, streamed (no row limit): UTF-8 with a byte-order ' +
@@ -71,7 +71,7 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
         querystring: options.querystring.omit({ limit: true, offset: true }),
         response: {
           200: {
-            description: `attachment; filename="${options.file}-YYYY-MM-DD.csv"`,
+            description: `The rows as CSV, an attachment named ${options.file}-YYYY-MM-DD.csv`,
             content: { 'text/csv': { schema: z.string() } },
           },
           '4xx': errorResponse,

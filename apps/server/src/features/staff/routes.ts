@@ -178,7 +178,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     file: 'staff',
     access: access.superAdmin,
     tags: TAGS,
-    what: 'staff accounts (DELETED ones only when status=DELETED is asked for)',
+    what: 'staff accounts',
     querystring: staffListQuery,
     response: staffList,
     scope: () => ({ role: 'STAFF' }),

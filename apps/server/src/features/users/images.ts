@@ -192,7 +192,7 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
       file: `${kind}-images`,
       access: access.menu(MENU, 'VIEW'),
       tags,
-      what: `${kind} images of a user, by default number`,
+      what: `${kind} images of a user`,
       params: accountIdParams,
       querystring: self ? selfImageListQuery : imageListQuery,
       response: imageList,

@@ -279,7 +279,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     file: 'users',
     access: access.menu(MENU, 'VIEW'),
     tags: ['users'],
-    what: 'users (DELETED ones only when status=DELETED is asked for)',
+    what: 'users',
     querystring: userListQuery,
     response: userList,
     scope: () => ({ role: 'USER' }),
@@ -533,7 +533,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     file: 'wallet',
     access: access.menu(MENU, 'VIEW'),
     tags: ['users'],
-    what: 'rows of a user’s wallet',
+    what: 'wallet rows of a user',
     params: accountIdParams,
     querystring: walletListQuery,
     response: walletList,
@@ -542,6 +542,20 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return { accountId };
     },
   });
+
+  /**
+   * The export's check of the account whose history it reads (the list checks the same in its
+   * batch, `owned`): a USER's needs the users menu (the route's rule), another's SUPER_ADMIN.
+   */
+  async function requireHistoryAccess(accountId: number, caller: { role: string }) {
+    const account = await db
+      .selectFrom('accounts')
+      .select('role')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!account) throw notFound(MESSAGES.accountNotFound);
+    if (account.role !== 'USER' && caller.role !== 'SUPER_ADMIN') throw forbidden();
+  }
 
   app.get(
     PATHS.loginHistory(':accountId'),
@@ -578,13 +592,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     querystring: loginHistoryQuery,
     response: loginHistoryList,
     scope: async ({ accountId }, request) => {
-      const account = await db
-        .selectFrom('accounts')
-        .select('role')
-        .where('id', '=', accountId)
-        .executeTakeFirst();
-      if (!account) throw notFound(MESSAGES.accountNotFound);
-      if (account.role !== 'USER' && request.account.role !== 'SUPER_ADMIN') throw forbidden();
+      await requireHistoryAccess(accountId, request.account);
       return { accountId };
     },
   });
