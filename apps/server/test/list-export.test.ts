@@ -346,7 +346,7 @@ describe('the walk', () => {
     const extra = await insertPosters(4000, () => new Date(Date.UTC(2019, 0, 1)).toISOString());
     const lists = s.ctx.lists;
     const walk = lists.walk.bind(lists);
-    let walkEnded = false;
+    let walkEnded: boolean | undefined;
     lists.walk = async function* (...args) {
       try {
         yield* walk(...args);
