@@ -237,12 +237,20 @@ describe('the file is the list', () => {
     expect(users.statusCode).toBe(200);
     // Staff accounts are not users.
     expect(users.body).not.toContain(staff.email);
-    const staffList = await admin('/account/stafflist/export');
-    expect(
-      parseCsv(staffList.body)
-        .slice(1)
-        .map((r) => r[0]),
-    ).toContain(String(staff.id));
+    // A list of objects (the staff member's details): a column per field.
+    const [staffHeader, ...staffRows] = parseCsv((await admin('/account/stafflist/export')).body);
+    expect(staffHeader).toEqual([
+      'id',
+      'phoneNumber',
+      'roles',
+      'status',
+      'createdAt',
+      'staffDetail.id',
+      'staffDetail.name',
+      'staffDetail.email',
+    ]);
+    const row = staffRows.find((r) => r[0] === String(staff.id))!;
+    expect(row.slice(5)).toEqual([String(staff.id), expect.any(String), staff.email]);
   });
 });
 

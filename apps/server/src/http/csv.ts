@@ -2,7 +2,8 @@
  * CSV as list exports write it: RFC 4180 (comma-separated, CRLF line ends, a field holding a comma,
  * a quote or a line break is quoted with its quotes doubled), UTF-8 with a byte-order mark, one
  * header row, the columns being a list row's fields with nested objects flattened
- * (`masterApp.name`).
+ * (`masterApp.name`), and a list of objects (a staff member's details) as a column per field
+ * holding the entries' values one per line.
  */
 import { z } from 'zod';
 
@@ -16,11 +17,22 @@ export const BOM = '\uFEFF';
 /** A column: its header and where its value is in a row. */
 export type CsvColumn = { header: string; path: readonly string[] };
 
-/** The columns of rows of `schema`: its fields in order, nested objects' fields as `a.b`. */
-export function csvColumns(schema: z.ZodType, prefix: readonly string[] = []): CsvColumn[] {
+function unwrapped(schema: z.ZodType): z.ZodType {
   let inner = schema;
   while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) {
     inner = inner.unwrap() as z.ZodType;
+  }
+  return inner;
+}
+
+/**
+ * The columns of rows of `schema`: its fields in order, nested objects' fields as `a.b`, and a
+ * list of objects' fields as `a.b` too (its entries' values, one per line).
+ */
+export function csvColumns(schema: z.ZodType, prefix: readonly string[] = []): CsvColumn[] {
+  let inner = unwrapped(schema);
+  if (inner instanceof z.ZodArray && unwrapped(inner.element as z.ZodType) instanceof z.ZodObject) {
+    inner = unwrapped(inner.element as z.ZodType);
   }
   if (!(inner instanceof z.ZodObject)) return [{ header: prefix.join('.'), path: prefix }];
   return Object.entries(inner.shape as Record<string, z.ZodType>).flatMap(([key, field]) =>
@@ -35,21 +47,30 @@ export function csvColumns(schema: z.ZodType, prefix: readonly string[] = []): C
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One field: empty for null, text neutralised and quoted when needed, arrays as JSON. */
-export function csvField(value: unknown): string {
+/** A value as text a spreadsheet will not run: empty for null, other values as JSON. */
+function formulaSafe(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text: string;
-  if (typeof value === 'string') text = FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
   // Numbers and booleans are the server's own values, never text someone typed.
-  else if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  else text = JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** One field: neutralised, and quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: unknown): string {
+  const text = formulaSafe(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function valueAt(row: unknown, path: readonly string[]): unknown {
   let value = row;
-  for (const key of path) {
+  for (const [i, key] of path.entries()) {
     if (value === null || value === undefined) return undefined;
+    if (Array.isArray(value)) {
+      // A list of objects: each entry's value, one per line (each neutralised on its own), an
+      // empty line for an entry without one, so the columns' lines stay aligned.
+      return value.map((entry) => formulaSafe(valueAt(entry, path.slice(i)))).join('\n');
+    }
     value = (value as Record<string, unknown>)[key];
   }
   return value;
