@@ -4,9 +4,12 @@
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
  * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
- * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users, audit).
+ * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users, audit);
+ * `--sqlite-dir DIR` / `--pg-url URL` drive databases an earlier `seed-bench` loaded, keeping them.
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
- * 0 skips it; `--upload-only` skips the rows and lists).
+ * 0 skips it; `--upload-only` skips the rows and lists). On each database where the posters are
+ * loaded it exports the whole posters list as CSV (export.ts; the case `export`: `--cases export`
+ * runs it alone).
  * Not part of CI: it takes several minutes and wants the machine to itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +23,7 @@ import { randomSource } from '../src/seed/bench.ts';
 import { createPgDatabase } from '../test/harness.ts';
 import { CASES, type BenchCase, type BenchContext } from './cases.ts';
 import { benchVideoUpload, reportUpload, type UploadResult } from './upload.ts';
+import { benchExport, reportExport, type ExportResult } from './export.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +36,9 @@ const { values: args } = parseArgs({
     areas: { type: 'string', default: 'banners,posters,users,audit' },
     'video-mb': { type: 'string', default: '500' },
     'upload-only': { type: 'boolean', default: false },
+    // Databases already loaded (by an earlier run's seed-bench, same --rows): no loading, kept.
+    'sqlite-dir': { type: 'string' },
+    'pg-url': { type: 'string' },
   },
 });
 const ROWS = Number(args.rows);
@@ -45,6 +52,10 @@ const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 const selected = args.cases
   ? CASES.filter((c) => args.cases!.split(',').some((n) => c.name.includes(n)))
   : CASES;
+const EXPORT =
+  !UPLOAD_ONLY &&
+  args.areas.split(',').includes('posters') &&
+  (!args.cases || args.cases.split(',').includes('export'));
 
 type Measured = { rps: number; p50: number; p99: number; errors: number };
 type Row = {
@@ -145,13 +156,16 @@ async function drive(
 }
 
 let uploadResult: UploadResult | undefined;
+const exportResults: ExportResult[] = [];
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
+  const loaded = kind === 'postgres' ? args['pg-url'] : args['sqlite-dir'];
+  const dataDir =
+    kind === 'sqlite' && loaded ? loaded : fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-'));
   const sqliteFile = path.join(dataDir, 'master-admin.sqlite');
   // A fresh database, as every test file gets one.
-  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const databaseUrl = pgDb?.url;
+  const pgDb = kind === 'postgres' && !loaded ? await createPgDatabase() : undefined;
+  const databaseUrl = kind === 'postgres' ? (loaded ?? pgDb?.url) : undefined;
   const dropPg = pgDb?.drop;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -159,7 +173,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   };
   const children: ChildProcess[] = [];
   try {
-    for (const area of UPLOAD_ONLY ? [] : args.areas.split(',')) {
+    for (const area of UPLOAD_ONLY || loaded ? [] : args.areas.split(',')) {
       log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
       await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
     }
@@ -243,6 +257,18 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured.rps.toFixed(0)} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
       );
     }
+    if (EXPORT) {
+      log(`[${kind}] exporting the posters list as CSV…`);
+      exportResults.push(
+        ...(await benchExport({
+          db: kind,
+          serverUrl,
+          token,
+          serverPid: server.child.pid!,
+          warmUpApp: apps[0],
+        })),
+      );
+    }
     if (VIDEO_MB > 0 && !uploadResult) {
       log(`[${kind}] uploading a ${VIDEO_MB} MB video…`);
       let masterAppId = apps[0];
@@ -267,7 +293,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   } finally {
     await Promise.all(children.map(stop));
     await dropPg?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!loaded) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -329,4 +355,7 @@ for (const kind of DATABASES) all.push(...(await benchDatabase(kind)));
 const listsMissed = all.length > 0 ? report(all) : 0;
 const uploadReport = uploadResult ? reportUpload(uploadResult) : undefined;
 if (uploadReport) console.log(uploadReport.lines.join('\n'));
-process.exitCode = listsMissed === 0 && (uploadReport?.met ?? true) ? 0 : 1;
+const exportReport = exportResults.length > 0 ? reportExport(exportResults) : undefined;
+if (exportReport) console.log(exportReport.lines.join('\n'));
+process.exitCode =
+  listsMissed === 0 && (uploadReport?.met ?? true) && (exportReport?.met ?? true) ? 0 : 1;

@@ -44,7 +44,7 @@ async function writeVideo(file: string, bytes: number) {
 }
 
 /** Resident memory of a process, in MB (Linux). */
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return kb / 1024;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
@@ -16,6 +16,9 @@ import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.
 import { revokeSessionsOf } from './auth/sessions.ts';
 import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
 import { BENCH_AREAS } from './seed/bench.ts';
+import { existingContent, seedDemo } from './seed/demo.ts';
+import { MediaService } from './media/service.ts';
+import { createStore } from './media/store.ts';
 import { checkList, rebuildList } from './db/list-structures.ts';
 import { structureOf } from './db/lists.ts';
 import { ALL_LISTS } from './features/lists.ts';
@@ -209,6 +212,54 @@ export function buildCli(): Command {
           await rebuildList(handle.db, handle.dialect, structureOf(list));
         }
         console.log(`Rebuilt the counts and search indexes of ${ALL_LISTS.length} lists.`);
+      });
+    });
+
+  program
+    .command('demo')
+    .description(
+      'Fills an empty database with a demo festival-poster business: apps, categories, a year of ' +
+        'special days, posters, videos, users, banners, blogs, pages, FAQs, notifications, ' +
+        'enquiries and two staff members.',
+    )
+    .option('--force', 'add the demo rows that are missing even when the database has content')
+    .addOption(
+      // Fewer rows of every kind, for the tests.
+      new Option('--size <size>', 'how much to make')
+        .choices(['full', 'small'])
+        .default('full')
+        .hideHelp(),
+    )
+    .action(async (opts: { force?: boolean; size: 'full' | 'small' }) => {
+      const config = loadConfig();
+      await withDatabase(async (handle) => {
+        const content = await existingContent(handle.db);
+        if (content.length > 0 && !opts.force) {
+          throw new CliError(
+            `The database already has content (${content.join(', ')}), so demo adds nothing. ` +
+              'Run it with --force to add the demo rows that are missing anyway (nothing that ' +
+              'exists is changed).',
+          );
+        }
+        const started = Date.now();
+        const media = new MediaService(handle.db, createStore(config.media), {
+          maxImagePixels: config.uploads.maxImagePixels,
+        });
+        const { added, staff } = await seedDemo(handle.db, media, { size: opts.size });
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const rows = Object.entries(added).map(([area, n]) => `${n} ${area}`);
+        console.log(
+          rows.length === 0
+            ? `Every demo row is there already; nothing added (${seconds} s).`
+            : `Added the demo in ${seconds} s: ${rows.join(', ')}.`,
+        );
+        for (const member of staff) {
+          console.log(
+            member.password === undefined
+              ? `Staff ${member.email} (${member.name}) was there already; its password is unchanged.`
+              : `Staff ${member.email} (${member.name}, ${member.menus.join(', ')}): password (shown only this once): ${member.password}`,
+          );
+        }
       });
     });
 

@@ -48,6 +48,7 @@ const env = z.object({
   CONTACT_RATE_PER_HOUR: positiveInt.default(5),
   MEDIA_ORPHAN_MINUTES: positiveInt.max(10_080).default(60),
   MEDIA_SWEEP_MINUTES: positiveInt.max(10_080).default(60),
+  EXPORT_CHUNK_ROWS: positiveInt.max(10_000).default(1000),
 });
 
 export type Config = {
@@ -71,6 +72,8 @@ export type Config = {
   /** Stored files no row names are removed once this old, checked every `intervalMinutes`. */
   mediaSweep: { olderThanMinutes: number; intervalMinutes: number };
   contactRatePerHour: number;
+  /** Rows a CSV export reads per statement (Lists.walk). */
+  exportChunkRows: number;
 };
 
 export type MediaConfig =
@@ -165,5 +168,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       olderThanMinutes: e.MEDIA_ORPHAN_MINUTES,
       intervalMinutes: e.MEDIA_SWEEP_MINUTES,
     },
+    exportChunkRows: e.EXPORT_CHUNK_ROWS,
   };
 }

@@ -174,6 +174,7 @@ describe('the list of declared routes', () => {
       [
         'POST /account/add-staff',
         'GET /account/stafflist',
+        'GET /account/stafflist/export',
         'GET /account/staff/profile/:id',
         'PATCH /account/update/staff/:id',
         'PATCH /account/staff/password/:id',

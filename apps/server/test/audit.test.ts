@@ -311,6 +311,36 @@ describe('reading the log', () => {
     expect(backwards.statusCode).toBe(400);
   });
 
+  it('exports as CSV with the list’s filters, days included (SUPER_ADMIN only)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await call('GET', `/audit/list/export?area=faqs&fromDate=${today}&toDate=${today}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toContain('area');
+    const faqs = (await call('GET', '/audit/list?area=faqs')).json().total as number;
+    expect(faqs).toBeGreaterThan(0);
+    // Every entry is one line or more (a change per line); none is of another area.
+    expect(lines.slice(1).every((l) => !/,(posters|staff|auth),/.test(l))).toBe(true);
+    const none = await call('GET', '/audit/list/export?area=faqs&toDate=2000-01-01');
+    expect(
+      none.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toHaveLength(1);
+    const reversed = await call('GET', '/audit/list/export?fromDate=2026-02-02&toDate=2026-02-01');
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().details).toEqual([
+      { path: 'toDate', message: 'Must not be before fromDate' },
+    ]);
+    const member = await s.staff({ faqs: ['VIEW'] });
+    expect((await call('GET', '/audit/list/export', undefined, member.token)).statusCode).toBe(403);
+  });
+
   it('is SUPER_ADMIN only; a row’s history is open to that area’s viewers', async () => {
     const member = await s.staff({ faqs: ['VIEW', 'CREATE'] });
     expect((await call('GET', '/audit/list', undefined, member.token)).statusCode).toBe(403);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { ADMIN, startServer } from './harness.ts';
 import { images } from './images.ts';
-import { videos } from './video-files.ts';
+import { videos } from '../src/seed/video-files.ts';
 import { edges, matches, valid, type JsonSchema } from './openapi-values.ts';
 
 const s = await startServer();

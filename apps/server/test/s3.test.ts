@@ -19,7 +19,7 @@ import { MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
 import { sweepMedia } from '../src/media/housekeeping.ts';
 import { images } from './images.ts';
-import { videos } from './video-files.ts';
+import { videos } from '../src/seed/video-files.ts';
 import { PART_BYTES } from '../src/media/store.ts';
 
 const BUCKET = 'media-test';

@@ -161,7 +161,17 @@ describe('the staff list', () => {
     const c = await createStaff({ phoneNumber: '+447700900123' });
     await call('PUT', `/account/staff/status/${c.id}`, { status: 'SUSPENDED' });
 
+    // End users share the accounts table (and the search structure): never in this list.
+    const app = await call('POST', '/master-app', { name: 'Quartz App' });
+    const user = await call('POST', '/auth/user/register', {
+      name: 'Quartz Customer',
+      phoneNumber: '9100000001',
+      masterAppId: app.json().result.id,
+    });
+    expect(user.statusCode, user.body).toBe(200);
+
     expect(await listIds('?keyword=QUARTZ')).toEqual([b.id, a.id]);
+    expect((await call('GET', '/account/stafflist?keyword=quartz')).json().total).toBe(2);
     expect(await listIds('?keyword=qu')).toEqual(expect.arrayContaining([b.id, a.id]));
     expect(await listIds('?keyword=7700900')).toEqual([c.id]);
     expect(await listIds('?keyword=7700900&status=ACTIVE')).toEqual([]);

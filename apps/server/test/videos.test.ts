@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, type Video } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
 import { images } from './images.ts';
-import { videos } from './video-files.ts';
+import { videos } from '../src/seed/video-files.ts';
 
 const MAX_VIDEO_BYTES = 200_000;
 const s = await startServer({ MAX_VIDEO_BYTES: String(MAX_VIDEO_BYTES) });

@@ -69,20 +69,20 @@ export const auditEntry = z.object({
 export type AuditEntry = z.infer<typeof auditEntry>;
 
 /** The audit log's filters: newest first; the dates are UTC days, both included. */
-export const auditListQuery = listQuery
-  .omit({ keyword: true })
-  .extend({
-    accountId: optionalId,
-    area: optionalEnum(AUDIT_AREAS),
-    rowId: optionalId,
-    fromDate: optionalCalendarDate,
-    toDate: optionalCalendarDate,
-  })
-  .superRefine((q, ctx) => {
-    if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
-      ctx.addIssue({ code: 'custom', path: ['toDate'], message: 'Must not be before fromDate' });
-    }
-  });
+export const auditListFilters = listQuery.omit({ keyword: true }).extend({
+  accountId: optionalId,
+  area: optionalEnum(AUDIT_AREAS),
+  rowId: optionalId,
+  fromDate: optionalCalendarDate,
+  toDate: optionalCalendarDate,
+});
+
+export const AUDIT_DATES_REVERSED = 'Must not be before fromDate';
+export const auditListQuery = auditListFilters.superRefine((q, ctx) => {
+  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
+    ctx.addIssue({ code: 'custom', path: ['toDate'], message: AUDIT_DATES_REVERSED });
+  }
+});
 export type AuditListQuery = z.input<typeof auditListQuery>;
 
 /** A row's history: its entries, newest first. */

@@ -131,6 +131,12 @@ export const PATHS = {
 
   contactList: '/contact-us/all',
   contactSubmit: '/public/contact-us',
+
+  /**
+   * A list's CSV export, beside every list call (its path with `/export`): the list's query
+   * without limit and offset, every matching row, the list's access.
+   */
+  listExport: (listPath: string) => `${listPath}/export`,
 } as const;
 
 /** Browser storage keys (spec §9). */

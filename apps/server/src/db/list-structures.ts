@@ -255,6 +255,37 @@ export async function installList(db: Kysely<any>, d: Dialect, def: ListStructur
 }
 
 /**
+ * Removes what `installList` made for a list (triggers, search structure, counts), for a migration
+ * that reinstalls it differently.
+ */
+export async function uninstallList(
+  db: Kysely<any>,
+  d: Dialect,
+  def: Pick<ListStructure, 'name' | 'table'>,
+): Promise<void> {
+  ident(def.name);
+  ident(def.table);
+  const { name, table } = def;
+  const statements =
+    d.kind === 'postgres'
+      ? [
+          ...['insert', 'delete', 'update'].map(
+            (op) => `drop trigger if exists ${name}_list_${op} on ${table}`,
+          ),
+          `drop function if exists ${name}_list_sync()`,
+          `drop table if exists ${name}_search`,
+        ]
+      : [
+          ...['insert', 'delete', 'recount', 'reindex'].map(
+            (op) => `drop trigger if exists ${name}_list_${op}`,
+          ),
+          `drop table if exists ${name}_search`,
+        ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+  await sql`delete from list_counts where list = ${name}`.execute(db);
+}
+
+/**
  * Rebuilds a list's counts and search index from its table (after a bulk load that bypassed
  * triggers, or to repair). Runs in one transaction.
  */

@@ -27,9 +27,10 @@ import {
   IconInbox,
   IconPlus,
 } from '@tabler/icons-react';
-import { errorText } from '../lib/api';
+import { errorText, type Values } from '../lib/api';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
+import { ExportButton } from './ExportButton';
 
 export type Column<Row> = {
   key: string;
@@ -70,7 +71,10 @@ type Params = Pick<
   | 'sort'
   | 'sorts'
   | 'setSort'
->;
+> & {
+  /** The list's CSV export (useList gives it): every row of the current filters, keyword, sort. */
+  download?: { path: string; query: Values } | undefined;
+};
 
 /** `1–20 of 1,234`: the rows shown and how many match. */
 export function rangeText(page: number, limit: number, total: number): string {
@@ -353,9 +357,12 @@ export function DataTable<Row>(props: {
         )}
       </Box>
       <Group justify="space-between" p="sm" gap="sm" wrap="wrap">
-        <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
-          {rangeText(params.page, params.limit, total)}
-        </Text>
+        <Group gap="sm" wrap="wrap">
+          <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
+            {rangeText(params.page, params.limit, total)}
+          </Text>
+          {params.download && <ExportButton download={params.download} total={total} />}
+        </Group>
         <Group gap="sm" wrap="wrap">
           {!phone && (
             <SegmentedControl

@@ -57,11 +57,12 @@ export function RecordLoadError(props: { title: string; error: unknown; onRetry:
 /** One labelled fact of a detail screen (author, date, status …). */
 export function DetailFact(props: { label: string; children: ReactNode }) {
   return (
-    <Stack gap={2}>
+    // A long email or link breaks inside its own cell instead of running over the next one.
+    <Stack gap={2} miw={0}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {props.label}
       </Text>
-      <div>{props.children}</div>
+      <div style={{ overflowWrap: 'anywhere' }}>{props.children}</div>
     </Stack>
   );
 }

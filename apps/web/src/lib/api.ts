@@ -203,7 +203,7 @@ export async function request<S extends z.ZodType>(
   return parsed.data;
 }
 
-type Values = Record<string, string | number | boolean | null | undefined>;
+export type Values = Record<string, string | number | boolean | null | undefined>;
 
 /** A form-encoded body (the web app sends forms, spec §7); absent values are left out. */
 export function formBody(values: Values): URLSearchParams {
@@ -269,6 +269,82 @@ export const api = {
     return { blob: await res.blob(), headers: res.headers };
   },
   /**
+   * A file the server streams (a list's CSV export), saved as a download. Gathered into a Blob and
+   * handed to the browser's downloads, unless `toFile` and the browser can write a file as its
+   * bytes arrive (the File System Access API: Chromium): then the user picks where it goes and it
+   * is written chunk by chunk, never held whole in memory, which matters at a million rows
+   * (hundreds of megabytes). No time-out on the body (a large export takes minutes), only on the
+   * answer's first byte. `onProgress` hears the bytes received so far. Resolves `false` when the
+   * user cancels the file picker.
+   */
+  download: async (
+    url: string,
+    params: Values,
+    options: { onProgress?: (bytes: number) => void; toFile?: boolean } = {},
+  ): Promise<boolean> => {
+    const onProgress = options.onProgress ?? (() => undefined);
+    const headers: Record<string, string> = {};
+    const token = session.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('', 'TimeoutError')),
+      REQUEST_TIMEOUT_MS,
+    );
+    let res: Response;
+    try {
+      res = await fetch(target({ url, params }), { headers, signal: abort.signal });
+    } catch (err) {
+      throw new ApiError(
+        (err as { name?: unknown } | null)?.name === 'TimeoutError'
+          ? MESSAGES.requestTimedOut
+          : MESSAGES.networkError,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) throw failure(res.status, parse(await res.text()), res.statusText, url);
+    const name =
+      /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
+    const body = res.body;
+    if (!body) throw new ApiError(MESSAGES.networkError);
+    let received = 0;
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          received += chunk.byteLength;
+          onProgress(received);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    const file = options.toFile ? await saveTarget(name) : undefined;
+    if (file === 'cancelled') {
+      await counted.cancel();
+      return false;
+    }
+    try {
+      if (file) {
+        await counted.pipeTo(file);
+        return true;
+      }
+      const parts: Uint8Array[] = [];
+      const reader = counted.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob(parts as BlobPart[], { type: 'text/csv' }));
+      link.download = name;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The download has taken its copy once the click is handled.
+      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+      return true;
+    } catch {
+      throw new ApiError(MESSAGES.networkError);
+    }
+  },
+  /**
    * A JSON body. The web app sends forms (spec §7) but for sign-in and the bulk calls, whose `ids`
    * are a list (API.md, Conventions).
    */
@@ -279,3 +355,29 @@ export const api = {
     body: object,
   ) => request(schema, { method, url, body }),
 };
+
+type SavePicker = (options: {
+  suggestedName: string;
+  types: Array<{ description: string; accept: Record<string, string[]> }>;
+}) => Promise<{ createWritable(): Promise<WritableStream<Uint8Array>> }>;
+
+/**
+ * A file to write a download into as it arrives, where the browser offers one (Chromium); undefined
+ * elsewhere, or when the picker may not open (the click's user activation has run out).
+ */
+async function saveTarget(
+  name: string,
+): Promise<WritableStream<Uint8Array> | 'cancelled' | undefined> {
+  const picker = (window as { showSaveFilePicker?: SavePicker }).showSaveFilePicker;
+  if (!picker) return undefined;
+  try {
+    const handle = await picker({
+      suggestedName: name,
+      types: [{ description: 'CSV file', accept: { 'text/csv': ['.csv'] } }],
+    });
+    return await handle.createWritable();
+  } catch (err) {
+    if ((err as { name?: unknown } | null)?.name === 'AbortError') return 'cancelled';
+    return undefined;
+  }
+}

@@ -7,8 +7,8 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ListResponse } from '@master-admin/contract';
-import { api } from './api';
+import { PATHS, type ListResponse } from '@master-admin/contract';
+import { api, type Values } from './api';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** Rows per page unless the URL says otherwise: a screenful on a laptop. */
@@ -130,8 +130,13 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
     queryFn: () => api.get(options.path, options.schema, query),
     placeholderData: keepPreviousData,
   });
+  // The list's CSV export: the same filters, keyword and sort, every row (no paging).
+  const { limit: _limit, offset: _offset, ...exported } = query;
   return {
-    params,
+    params: {
+      ...params,
+      download: { path: PATHS.listExport(options.path), query: exported as Values },
+    },
     query: result,
     rows: (result.isError ? [] : (result.data?.result ?? [])) as Row[],
     total: result.isError ? 0 : (result.data?.total ?? 0),

@@ -16,6 +16,7 @@ import {
   type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
@@ -127,6 +128,18 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toBanner), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: BANNERS_LIST,
+    path: PATHS.bannerList,
+    file: 'banners',
+    access: access.menu('banner', 'VIEW'),
+    tags: ['banners'],
+    what: 'banners',
+    querystring: bannerListQuery,
+    response: bannerList,
+    map: toBanner,
+  });
 
   app.put(
     PATHS.bannerLink(':id'),

@@ -16,6 +16,7 @@ import {
   BLOG_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
@@ -149,6 +150,18 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toBlog), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: BLOGS_LIST,
+    path: PATHS.blogList,
+    file: 'blogs',
+    access: access.menu('blogs', 'VIEW'),
+    tags: ['blogs'],
+    what: 'blogs',
+    querystring: blogListQuery,
+    response: blogList,
+    map: toBlog,
+  });
 
   app.get(
     PATHS.blog(':id'),

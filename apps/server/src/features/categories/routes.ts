@@ -16,6 +16,7 @@ import {
   CATEGORY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -125,6 +126,17 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(CATEGORIES_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: CATEGORIES_LIST,
+    path: PATHS.categoryList,
+    file: 'categories',
+    access: access.menu('category', 'VIEW'),
+    tags: ['categories'],
+    what: 'categories',
+    querystring: categoryListQuery,
+    response: categoryList,
+  });
 
   app.patch(
     PATHS.category(':id'),

@@ -10,6 +10,7 @@ import {
   CONTACT_US_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
@@ -77,5 +78,16 @@ const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(CONTACT_US_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: CONTACT_US_LIST,
+    path: PATHS.contactList,
+    file: 'contact-us',
+    access: access.menu('contactUs', 'VIEW'),
+    tags: ['contact us'],
+    what: 'enquiries',
+    querystring: contactUsListQuery,
+    response: contactUsList,
+  });
 };
 export default contactUsRoutes;

@@ -13,6 +13,7 @@ import {
   FAQ_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -76,6 +77,17 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(FAQS_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: FAQS_LIST,
+    path: PATHS.faqList,
+    file: 'faqs',
+    access: access.menu('faqs', 'VIEW'),
+    tags: ['faqs'],
+    what: 'FAQs',
+    querystring: faqListQuery,
+    response: faqList,
+  });
 
   app.patch(
     PATHS.faqUpdate(':id'),

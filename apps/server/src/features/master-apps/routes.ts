@@ -12,6 +12,7 @@ import {
   MASTER_APP_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -79,6 +80,17 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(MASTER_APPS_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: MASTER_APPS_LIST,
+    path: PATHS.masterAppList,
+    file: 'master-apps',
+    access: access.menu('masterApp', 'VIEW'),
+    tags: ['master apps'],
+    what: 'master apps',
+    querystring: masterAppListQuery,
+    response: masterAppList,
+  });
 
   app.get(
     PATHS.masterAppOptions,

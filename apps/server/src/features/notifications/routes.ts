@@ -16,6 +16,7 @@ import {
   NOTIFICATION_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -161,6 +162,18 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toNotification), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: NOTIFICATIONS_LIST,
+    path: PATHS.notificationList,
+    file: 'notifications',
+    access: access.menu('notification', 'VIEW'),
+    tags: ['notifications'],
+    what: 'notifications',
+    querystring: notificationListQuery,
+    response: notificationList,
+    map: toNotification,
+  });
 
   app.delete(
     PATHS.notificationRemove(':id'),

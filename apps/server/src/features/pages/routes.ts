@@ -12,6 +12,7 @@ import {
   PAGE_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
@@ -80,6 +81,18 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toPage), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: PAGES_LIST,
+    path: PATHS.pageList,
+    file: 'pages',
+    access: access.menu('pages', 'VIEW'),
+    tags: ['pages'],
+    what: 'pages',
+    querystring: pageListQuery,
+    response: pageList,
+    map: toPage,
+  });
 
   app.get(
     PATHS.page(':id'),

@@ -19,6 +19,7 @@ import {
   SETTINGS_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -170,6 +171,18 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toSettings), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: SETTINGS_LIST,
+    path: PATHS.settingsList,
+    file: 'settings',
+    access: access.menu('settings', 'VIEW'),
+    tags: ['settings'],
+    what: 'settings',
+    querystring: settingsListQuery,
+    response: settingsList,
+    map: toSettings,
+  });
 
   app.put(
     PATHS.settingsUpdate(':id'),

@@ -19,6 +19,7 @@ import {
   SPECIAL_DAY_SORTS,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
@@ -149,6 +150,17 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
       return lists.page(SPECIAL_DAYS_LIST, request.query);
     },
   );
+
+  registerListExport(app, {
+    list: SPECIAL_DAYS_LIST,
+    path: PATHS.specialDayList,
+    file: 'special-days',
+    access: access.menu('specialDay', 'VIEW'),
+    tags: ['special days'],
+    what: 'special days',
+    querystring: specialDayListQuery,
+    response: specialDayList,
+  });
 
   app.patch(
     PATHS.specialDay(':id'),

@@ -22,6 +22,7 @@ import {
   type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -68,6 +69,8 @@ export const STAFF_LIST = defineList({
   counts: [['role', 'status']],
   hidden: { filter: 'status', value: 'DELETED' },
   search: ['name', 'email', 'phoneNumber'],
+  // The users list's structure indexes every account's name, email and phone (0015).
+  searchIn: 'users',
   rows: (db, ids) => selectStaff(db).where('a.id', 'in', ids),
 });
 
@@ -182,6 +185,19 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toStaff), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: STAFF_LIST,
+    path: PATHS.staffList,
+    file: 'staff',
+    access: access.superAdmin,
+    tags: TAGS,
+    what: 'staff accounts',
+    querystring: staffListQuery,
+    response: staffList,
+    scope: () => ({ role: 'STAFF' }),
+    map: toStaff,
+  });
 
   app.get(
     PATHS.staffProfile(':id'),

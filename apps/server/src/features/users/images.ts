@@ -23,6 +23,7 @@ import {
   type UserImage,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
@@ -191,6 +192,23 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         return { result: page.result.map(toImage), total: page.total };
       },
     );
+
+    registerListExport(app, {
+      list: USER_IMAGES_LIST,
+      path: PATHS.imageList(kind, ':accountId'),
+      file: `${kind}-images`,
+      access: access.menu(MENU, 'VIEW'),
+      tags,
+      what: `${kind} images of a user`,
+      params: accountIdParams,
+      querystring: self ? selfImageListQuery : imageListQuery,
+      response: imageList,
+      scope: async ({ accountId }) => {
+        await requireUser(db, accountId);
+        return { accountId, kind };
+      },
+      map: toImage,
+    });
 
     app.put(
       PATHS.imageFile(kind, ':id'),

@@ -26,6 +26,7 @@ import {
   type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -294,6 +295,19 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  registerListExport(app, {
+    list: USERS_LIST,
+    path: PATHS.userList,
+    file: 'users',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['users'],
+    what: 'users',
+    querystring: userListQuery,
+    response: userList,
+    scope: () => ({ role: 'USER' }),
+    map: toUser,
+  });
+
   app.get(
     PATHS.user(':accountId'),
     {
@@ -539,6 +553,36 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  registerListExport(app, {
+    list: WALLETS_LIST,
+    path: PATHS.wallets(':accountId'),
+    file: 'wallet',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['users'],
+    what: 'wallet rows of a user',
+    params: accountIdParams,
+    querystring: walletListQuery,
+    response: walletList,
+    scope: async ({ accountId }) => {
+      await requireUser(db, accountId);
+      return { accountId };
+    },
+  });
+
+  /**
+   * The export's check of the account whose history it reads (the list checks the same in its
+   * batch, `owned`): a USER's needs the users menu (the route's rule), another's SUPER_ADMIN.
+   */
+  async function requireHistoryAccess(accountId: number, caller: { role: string }) {
+    const account = await db
+      .selectFrom('accounts')
+      .select('role')
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!account) throw notFound(MESSAGES.accountNotFound);
+    if (account.role !== 'USER' && caller.role !== 'SUPER_ADMIN') throw forbidden();
+  }
+
   app.get(
     PATHS.loginHistory(':accountId'),
     {
@@ -563,6 +607,22 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  registerListExport(app, {
+    list: LOGIN_HISTORY_LIST,
+    path: PATHS.loginHistory(':accountId'),
+    file: 'login-history',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['login history'],
+    what: 'sign-ins and sign-outs of an account (a STAFF or admin account’s: SUPER_ADMIN only)',
+    params: accountIdParams,
+    querystring: loginHistoryQuery,
+    response: loginHistoryList,
+    scope: async ({ accountId }, request) => {
+      await requireHistoryAccess(accountId, request.account);
+      return { accountId };
+    },
+  });
+
   app.get(
     PATHS.loginHistoryOwn,
     {
@@ -577,6 +637,18 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       lists.page(LOGIN_HISTORY_LIST, { ...request.query, accountId: request.account.id }),
   );
+
+  registerListExport(app, {
+    list: LOGIN_HISTORY_LIST,
+    path: PATHS.loginHistoryOwn,
+    file: 'login-history',
+    access: access.signedIn,
+    tags: ['login history'],
+    what: 'caller’s own sign-ins and sign-outs',
+    querystring: loginHistoryQuery,
+    response: loginHistoryList,
+    scope: (_params, request) => ({ accountId: request.account.id }),
+  });
 };
 
 export default userRoutes;

@@ -32,6 +32,7 @@ import {
   type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
@@ -182,6 +183,18 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       return { result: page.result.map(toVideo), total: page.total };
     },
   );
+
+  registerListExport(app, {
+    list: VIDEOS_LIST,
+    path: PATHS.videoList,
+    file: 'videos',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['videos'],
+    what: 'videos',
+    querystring: videoListQuery,
+    response: videoList,
+    map: toVideo,
+  });
 
   /** Updates one video's columns; a 404 when there is no such video. */
   async function update(
