@@ -214,6 +214,12 @@ const SCREENS: Screen[] = [
     ready: firstRow('Menus'),
   },
   {
+    name: 'audit log',
+    path: () => '/audit-log',
+    heading: () => 'Audit log',
+    ready: firstRow('Audit log'),
+  },
+  {
     name: 'account',
     path: () => '/profile',
     heading: () => 'Account',

@@ -2,7 +2,16 @@
  * The audit log: a change made in the UI shows in the Audit Log screen (with its fields old →
  * new) and in the row's History.
  */
-import { expect, expectToast, openArea, rowAction, signIn, test, unique } from './fixtures.ts';
+import {
+  expect,
+  expectNoA11yViolations,
+  expectToast,
+  openArea,
+  rowAction,
+  signIn,
+  test,
+  unique,
+} from './fixtures.ts';
 
 test('a FAQ edited in the UI shows in the audit log and in its History', async ({ page }) => {
   const question = unique('E2E Audited question?');
@@ -28,6 +37,7 @@ test('a FAQ edited in the UI shows in the audit log and in its History', async (
   await expect(drawer.getByText('Created', { exact: true })).toBeVisible();
   await expect(drawer.getByRole('cell', { name: question, exact: true }).first()).toBeVisible();
   await expect(drawer.getByRole('cell', { name: edited, exact: true }).first()).toBeVisible();
+  await expectNoA11yViolations(page);
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 

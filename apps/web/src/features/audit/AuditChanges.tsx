@@ -6,9 +6,10 @@ import { useMediaQuery } from '@mantine/hooks';
 import { PHONE_QUERY } from '../../components/DataTable';
 import { ACTION_COLORS, ACTION_LABELS } from './labels';
 
+/** The "dot" variant, as StatusBadge: the text keeps the page's colour, so it reads at AA. */
 export function ActionBadge(props: { action: AuditEntry['action'] }) {
   return (
-    <Badge variant="light" color={ACTION_COLORS[props.action]}>
+    <Badge variant="dot" tt="none" color={ACTION_COLORS[props.action]}>
       {ACTION_LABELS[props.action]}
     </Badge>
   );
