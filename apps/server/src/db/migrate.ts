@@ -11,6 +11,7 @@ import { posters } from './migrations/0007-posters.ts';
 import { videos } from './migrations/0008-videos.ts';
 import { users } from './migrations/0009-users.ts';
 import { staff } from './migrations/0010-staff.ts';
+import { trends } from './migrations/0012-trends.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -25,6 +26,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0008-videos': videos(d),
     '0009-users': users(d),
     '0010-staff': staff(d),
+    '0012-trends': trends(d),
   };
 }
 
