@@ -40,7 +40,7 @@ export async function withActivePosters<T extends Day>(
   const byDay = new Map<number, Map<number, number>>();
   for (const c of counts) {
     let perApp = byDay.get(c.specialDayId!);
-    if (!perApp) byDay.set(c.specialDayId!, (perApp = new Map()));
+    if (!perApp) byDay.set(c.specialDayId!, (perApp = new Map<number, number>()));
     perApp.set(c.masterAppId, Number(c.n));
   }
   return days.map((d) => {
