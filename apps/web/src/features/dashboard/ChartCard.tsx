@@ -3,7 +3,7 @@
  * and always present, visually hidden, for screen readers (the chart itself is hidden from them).
  */
 import { useState, type ReactNode } from 'react';
-import { Anchor, Button, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 
 export type TableView = {
@@ -14,39 +14,50 @@ export type TableView = {
 
 export function DataTableView(props: TableView & { visible?: boolean }) {
   const table = (
-    <Table.ScrollContainer minWidth={280} maxHeight={props.visible ? 320 : undefined}>
-      <Table striped withTableBorder={props.visible} fz="sm">
-        <caption style={props.visible ? { captionSide: 'top', textAlign: 'left' } : undefined}>
-          {props.caption}
-        </caption>
-        <Table.Thead>
-          <Table.Tr>
-            {props.columns.map((c) => (
-              <Table.Th key={c} scope="col">
-                {c}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {props.rows.map((row, i) => (
-            <Table.Tr key={i}>
-              {row.map((cell, j) =>
-                j === 0 ? (
-                  <Table.Th key={j} scope="row" fw={400}>
-                    {cell}
-                  </Table.Th>
-                ) : (
-                  <Table.Td key={j}>{cell}</Table.Td>
-                ),
-              )}
-            </Table.Tr>
+    <Table striped withTableBorder={props.visible} fz="sm">
+      <caption style={props.visible ? { captionSide: 'top', textAlign: 'left' } : undefined}>
+        {props.caption}
+      </caption>
+      <Table.Thead>
+        <Table.Tr>
+          {props.columns.map((c) => (
+            <Table.Th key={c} scope="col">
+              {c}
+            </Table.Th>
           ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {props.rows.map((row, i) => (
+          <Table.Tr key={i}>
+            {row.map((cell, j) =>
+              j === 0 ? (
+                <Table.Th key={j} scope="row" fw={400}>
+                  {cell}
+                </Table.Th>
+              ) : (
+                <Table.Td key={j}>{cell}</Table.Td>
+              ),
+            )}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
-  return props.visible ? table : <VisuallyHidden>{table}</VisuallyHidden>;
+  // A long table scrolls in its own region, reachable by keyboard.
+  return props.visible ? (
+    <Box
+      mah={320}
+      style={{ overflow: 'auto' }}
+      tabIndex={0}
+      role="region"
+      aria-label={props.caption}
+    >
+      {table}
+    </Box>
+  ) : (
+    <VisuallyHidden>{table}</VisuallyHidden>
+  );
 }
 
 export function ChartCard(props: {
@@ -57,6 +68,8 @@ export function ChartCard(props: {
   /** What the card shows while its data loads, or when it failed. */
   status?: ReactNode;
   children: ReactNode;
+  /** Under the chart or table (more links). */
+  footer?: ReactNode;
   testId?: string;
 }) {
   const [asTable, setAsTable] = useState(false);
@@ -68,7 +81,7 @@ export function ChartCard(props: {
           {!props.status && (
             <Button
               size="compact-xs"
-              variant={asTable ? 'light' : 'default'}
+              variant={asTable ? 'filled' : 'default'}
               aria-pressed={asTable}
               aria-label={`Show ${props.title.toLowerCase()} as a table`}
               onClick={() => setAsTable((v) => !v)}
@@ -90,6 +103,7 @@ export function ChartCard(props: {
             <DataTableView {...props.table} />
           </>
         ))}
+      {props.footer}
     </Paper>
   );
 }

@@ -155,6 +155,11 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
     <ChartCard
       title="New posters and users"
       testId="trend-new"
+      footer={
+        <Anchor component={Link} to={hrefTo('/users', { masterAppId: app })} size="sm">
+          Newest users
+        </Anchor>
+      }
       link={{ to: hrefTo('/poster', { masterAppId: app }), label: 'Newest posters' }}
       status={pending(trend, 'the new posters and users', 240)}
       table={{
@@ -175,9 +180,6 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
         valueFormatter={formatNumber}
         barChartProps={{ accessibilityLayer: false }}
       />
-      <Anchor component={Link} to={hrefTo('/users', { masterAppId: app })} size="sm">
-        Newest users
-      </Anchor>
     </ChartCard>
   );
 }
