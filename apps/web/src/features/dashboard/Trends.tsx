@@ -312,7 +312,6 @@ function UpcomingDaysCard({ app }: { app: string }) {
                     component={Link}
                     to={hrefTo('/poster', {
                       specialDayId: d.id,
-                      status: 'ACTIVE',
                       masterAppId: app,
                     })}
                     size="sm"
