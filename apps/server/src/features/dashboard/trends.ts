@@ -53,7 +53,10 @@ function nextDate(month: number, day: number, from: string): string {
 }
 
 const trendRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media } = app.ctx;
+  const { db, dialect, media, database } = app.ctx;
+  // The grouped counts may read many index entries: on the read pool, like list reads, so they
+  // never hold the request thread (SQLite) or the pool of sign-in and writes (PostgreSQL).
+  type Counted = { day: string; n: number | string };
 
   /** The first day any trend has data for (posters, live users, downloads); today if none. */
   async function firstDataDay(masterAppId?: number): Promise<string> {
@@ -129,7 +132,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       const createdTo = created.to;
 
       const day = (column: string) => dialect.utcDay(column);
-      const [posters, users, downloads] = await Promise.all([
+      const [posters = [], users = [], downloads = []] = (await database.reads.run([
         db
           .selectFrom('posters')
           .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
@@ -137,7 +140,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
           .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
           .groupBy(day('createdAt'))
-          .execute(),
+          .compile(),
         db
           .selectFrom('accounts')
           .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
@@ -148,7 +151,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
           .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
           .groupBy(day('createdAt'))
-          .execute(),
+          .compile(),
         db
           .selectFrom('posterDownloads as d')
           .$if(appId !== undefined, (qb) =>
@@ -158,17 +161,14 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('d.day', '>=', from)
           .where('d.day', '<=', to)
           .groupBy('d.day')
-          .execute(),
-      ]);
+          .compile(),
+      ])) as Counted[][];
 
       const starts = bucketStarts(bucket, from, to);
       const points = new Map(
         starts.map((start) => [start, { start, downloads: 0, posters: 0, users: 0 }]),
       );
-      const add = (
-        rows: Array<{ day: unknown; n: unknown }>,
-        key: 'downloads' | 'posters' | 'users',
-      ) => {
+      const add = (rows: Counted[], key: 'downloads' | 'posters' | 'users') => {
         for (const r of rows) {
           const point = points.get(bucketStart(bucket, String(r.day)));
           // A day outside the shown buckets (all time capped) is not shown.
@@ -210,7 +210,8 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
         .$if(days.to !== undefined, (qb) => qb.where('d.day', '<=', days.to!))
         .$if(appId !== undefined, (qb) => qb.where('p.masterAppId', '=', appId!));
       const downloads = sql<number>`sum(${sql.ref('d.n')})`;
-      const [categories, posters] = await Promise.all([
+      type Ranked = { id: number; name?: string; downloads: number | string };
+      const [categories = [], posters = []] = (await database.reads.run([
         inPeriod
           .innerJoin('categories as c', 'c.id', 'p.categoryId')
           .select(['c.id as id', 'c.name as name', downloads.as('downloads')])
@@ -219,7 +220,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy(downloads, 'desc')
           .orderBy('c.id')
           .limit(q.limit)
-          .execute(),
+          .compile(),
         inPeriod
           .select(['d.posterId as id', downloads.as('downloads')])
           .groupBy('d.posterId')
@@ -227,8 +228,8 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy(downloads, 'desc')
           .orderBy('d.posterId')
           .limit(q.limit)
-          .execute(),
-      ]);
+          .compile(),
+      ])) as Ranked[][];
       const rows =
         posters.length === 0
           ? []
@@ -257,7 +258,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         categories: categories.map((c) => ({
           id: c.id,
-          name: c.name,
+          name: c.name!,
           downloads: Number(c.downloads),
         })),
         posters: posters.flatMap((p) => {
@@ -307,7 +308,9 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
         .map((d) => ({ ...d, date: nextDate(d.month, d.day, from) }))
         .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id))
         .slice(0, request.query.limit);
-      return { result: await withActivePosters(db, next, request.query.masterAppId) };
+      return {
+        result: await withActivePosters(db, database.reads, next, request.query.masterAppId),
+      };
     },
   );
 };

@@ -6,7 +6,7 @@ import { answers } from '../../http/schemas.ts';
 import { withActivePosters } from './active-posters.ts';
 
 const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.ctx;
+  const { db, database } = app.ctx;
 
   app.get(
     PATHS.specialDayCalendar,
@@ -33,7 +33,7 @@ const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
         .orderBy('day')
         .orderBy('id')
         .execute();
-      return { month, result: await withActivePosters(db, days) };
+      return { month, result: await withActivePosters(db, database.reads, days) };
     },
   );
 };
