@@ -332,7 +332,15 @@ function UpcomingDaysCard({ app }: { app: string }) {
                     <Text size="xs">{formatNumber(d.activePosters)} active posters</Text>
                   )}
                   {d.apps.map((a) => (
-                    <Text key={a.id} size="xs" c={a.activePosters === 0 ? 'red.8' : 'dimmed'}>
+                    <Text
+                      key={a.id}
+                      size="xs"
+                      c={
+                        a.activePosters === 0
+                          ? 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))'
+                          : 'dimmed'
+                      }
+                    >
                       {a.name}: {a.activePosters}
                     </Text>
                   ))}

@@ -307,7 +307,15 @@ function DayEntry(props: {
         {d.apps.map((a, i) => (
           <span key={a.id}>
             {i > 0 && ' · '}
-            <Text span size="xs" c={a.activePosters === 0 ? 'red.8' : undefined}>
+            <Text
+              span
+              size="xs"
+              c={
+                a.activePosters === 0
+                  ? 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))'
+                  : undefined
+              }
+            >
               {a.name} {a.activePosters}
             </Text>
           </span>
