@@ -81,6 +81,19 @@ function dashboardCalls(seen: string[] = []) {
   ];
 }
 
+describe('dashboard charts below the counts', () => {
+  it('wait below the counts until their place scrolls into view', async () => {
+    const seen: string[] = [];
+    server.use(...dashboardCalls(seen));
+    renderApp('/', { signedInAs: 'a@b.c' });
+    await waitFor(() => expect(screen.getByTestId('stat-totalUser')).toHaveTextContent('1'));
+    // Time enough for the charts' chunk to load, were it asked for.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(screen.queryByRole('heading', { name: 'Trends' })).toBeNull();
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('dashboard trends', () => {
   // The charts wait for their place to scroll into view: here it is at once.
   const stub = window.IntersectionObserver;
