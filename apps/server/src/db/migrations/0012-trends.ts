@@ -1,13 +1,15 @@
 /**
  * Dashboard trends and the special-day calendar (issue #11). `poster_downloads` holds a poster's
  * downloads per UTC day, written by the content app (nothing in the back-office writes it); its
- * rows go with their poster. The indexes let every trend query read an index alone:
+ * rows go with their poster. What each trend query reads:
  *
  * - `poster_downloads_day` (day, poster_id, n): downloads per day and the top lists in a window.
  * - new posters per day read the foundation's `posters_created` (created_at, id) and
  *   `posters_app_created` (master_app_id, created_at, id).
- * - `accounts_users_created` and `accounts_users_app_created`: new users per day, partial on live
- *   users (role USER, not DELETED), the rows the dashboard counts.
+ * - new users per day read `accounts_role_created` (role, created_at, id) and
+ *   `accounts_app_role_created` (master_app_id, role, created_at) within a window (the status of
+ *   each match looked up), and `accounts_role_status_created` alone for all time. Partial indexes
+ *   on live users were tried: SQLite's planner preferred these.
  * - `posters_special_day_active` (special_day_id, status, master_app_id): active posters per
  *   special day and app, for the next special days and the calendar.
  *
@@ -39,21 +41,6 @@ export function trends(d: Dialect): Migration {
         .createIndex('posters_special_day_active')
         .on('posters')
         .columns(['special_day_id', 'status', 'master_app_id'])
-        .execute();
-
-      // Partial: the predicate is written with literals, as the queries write it.
-      const liveUser = sql<boolean>`role = 'USER' and status <> 'DELETED'`;
-      await db.schema
-        .createIndex('accounts_users_created')
-        .on('accounts')
-        .column('created_at')
-        .where(liveUser)
-        .execute();
-      await db.schema
-        .createIndex('accounts_users_app_created')
-        .on('accounts')
-        .columns(['master_app_id', 'created_at'])
-        .where(liveUser)
         .execute();
     },
   };

@@ -144,7 +144,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
         db
           .selectFrom('accounts')
           .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
-          // Literals, so both engines use the partial indexes on live users.
+          // The rows the dashboard's counts count: end users that are not DELETED.
           .where('role', '=', sql.lit('USER'))
           .where('status', '<>', sql.lit('DELETED'))
           .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
