@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, http, api, server, staffGrants } from './server';
 
+const stubObserver = window.IntersectionObserver;
+
 const apps = [
   { id: 1, name: 'Festival' },
   { id: 2, name: 'Wishes' },
@@ -192,6 +194,21 @@ const calendarDay = (id: number, name: string, day: number, counts: [number, num
     { id: 1, name: 'Festival', activePosters: counts[0] },
     { id: 2, name: 'Wishes', activePosters: counts[1] },
   ],
+});
+
+describe('dashboard trend buckets', () => {
+  it('offer no bucket size the period has too many of', async () => {
+    server.use(...dashboardCalls());
+    window.IntersectionObserver = undefined as unknown as typeof IntersectionObserver;
+    try {
+      renderApp('/?inDays=500', { signedInAs: 'a@b.c' });
+      await screen.findByRole('heading', { name: 'Trends' });
+      expect(screen.getByRole('button', { name: 'Day' })).toBeDisabled();
+      expect(screen.getByRole('button', { name: 'Week' })).toBeEnabled();
+    } finally {
+      window.IntersectionObserver = stubObserver;
+    }
+  });
 });
 
 describe('special-day calendar', () => {

@@ -22,7 +22,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { Link, useNavigate } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { TREND_BUCKETS, type TrendBucket } from '@master-admin/contract';
+import { TREND_BUCKETS, TREND_MAX_BUCKETS, type TrendBucket } from '@master-admin/contract';
 import { errorText } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useListParams } from '../../lib/list';
@@ -31,6 +31,14 @@ import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
 
 const BUCKET_LABELS: Record<TrendBucket, string> = { day: 'Day', week: 'Week', month: 'Month' };
+const BUCKET_DAYS: Record<TrendBucket, number> = { day: 1, week: 7, month: 28 };
+
+/** How many days the chosen period spans, when it has both ends. */
+function periodDays(f: PeriodFilters): number | undefined {
+  if (f.inDays) return Number(f.inDays) + 1;
+  if (f.fromDate && f.toDate) return dayjs(f.toDate).diff(dayjs(f.fromDate), 'day') + 1;
+  return undefined;
+}
 
 function bucketLabel(bucket: TrendBucket, start: string): string {
   if (bucket === 'month') return dayjs(start).format('MMM YYYY');
@@ -64,6 +72,10 @@ export default function Trends(props: { filters: PeriodFilters }) {
   const top = useTop(props.filters);
   const app = props.filters.masterAppId;
   const shown = trend.data?.bucket ?? bucket;
+  // A chosen period longer than the server answers in one bucket size: that size is not offered.
+  const days = periodDays(props.filters);
+  const tooMany = (b: TrendBucket) =>
+    days !== undefined && days / BUCKET_DAYS[b] > TREND_MAX_BUCKETS - 1;
 
   return (
     <Stack mt="xl" gap="md">
@@ -85,6 +97,7 @@ export default function Trends(props: { filters: PeriodFilters }) {
               radius="xl"
               variant={shown === b ? 'light' : 'default'}
               aria-pressed={shown === b}
+              disabled={tooMany(b)}
               onClick={() => setFilter('bucket', b)}
             >
               {BUCKET_LABELS[b]}
