@@ -124,7 +124,7 @@ test('the dashboard charts the database’s downloads and links to the posters b
   await expect(page.getByTestId('list-range')).toHaveText('1–2 of 2');
 });
 
-test('a calendar day shows its special days and opens their posters; a move by dialog', async ({
+test('a calendar day shows its special days and opens their posters; a move by dialog and by drag', async ({
   page,
   sql,
 }) => {
@@ -155,6 +155,14 @@ test('a calendar day shows its special days and opens their posters; a move by d
   await dialog.getByRole('button', { name: 'Move' }).click();
   await page.goto(`/special-day?view=calendar&month=${first.date.slice(0, 7)}`);
   await expect(cell).toContainText(second.name);
+
+  // And by dragging it onto another day of the month.
+  const otherDay = (Number(first.date.slice(8, 10)) % 28) + 1;
+  const target = page.getByTestId(`calendar-day-${otherDay}`);
+  await cell.getByRole('link', { name: second.name }).dragTo(target);
+  await expect(page.getByText('Special Day Updated Successfully')).toBeVisible();
+  await expect(target).toContainText(second.name);
+  await expect(cell).not.toContainText(second.name);
 
   await cell.getByRole('link', { name: first.name }).click();
   await expect(page).toHaveURL(new RegExp(`/poster\\?specialDayId=${first.id}$`));
