@@ -175,6 +175,8 @@ test('a signed-in visit gets the shell and dashboard in one file, asked for at o
   expect(scripts.filter((s) => s.includes('/signed-in-'))).toEqual([]);
 
   await signIn(page);
+  // A screen as short as the counts: the charts below them load only once scrolled into view.
+  await page.setViewportSize({ width: 1280, height: 300 });
   scripts.length = 0;
   await page.reload();
   await expect(page.getByTestId('stat-totalUser').getByTestId('stat-value')).toBeVisible();
@@ -183,4 +185,9 @@ test('a signed-in visit gets the shell and dashboard in one file, asked for at o
   expect(scripts.filter((s) => s.includes('/signed-in-'))).toHaveLength(1);
   expect(new Set(scripts).size).toBe(scripts.length);
   expect(scripts.length).toBeLessThanOrEqual(6);
+  expect(scripts.filter((s) => s.includes('/Trends-'))).toEqual([]);
+
+  await page.mouse.wheel(0, 2000);
+  await expect(page.getByRole('heading', { name: 'Trends', level: 3 })).toBeVisible();
+  expect(scripts.filter((s) => s.includes('/Trends-'))).toHaveLength(1);
 });

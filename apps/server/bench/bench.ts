@@ -62,7 +62,8 @@ type Row = {
   db: string;
   name: string;
   server: Measured;
-  floor: Measured;
+  /** None for a case that is not a list (cases.ts `floor: false`). */
+  floor: Measured | undefined;
   healthP99: number;
   signInP99: number;
   target: BenchCase['target'];
@@ -235,7 +236,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       log(`[${kind}] ${bench.name}`);
       // Warm both up (page cache, prepared statements), then measure.
       await drive(serverUrl, bench, ctx, token, 2);
-      await drive(floorUrl, bench, ctx, undefined, 2);
+      if (bench.floor !== false) await drive(floorUrl, bench, ctx, undefined, 2);
       const measuring = drive(serverUrl, bench, ctx, token);
       const [measured, health, signInTimes] = await Promise.all([
         measuring,
@@ -243,7 +244,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         // Sign-in is rate limited to 60 a minute per address.
         probe(signInUrl, signInInit, 1000, measuring),
       ]);
-      const floorMeasured = await drive(floorUrl, bench, ctx);
+      const floorMeasured = bench.floor === false ? undefined : await drive(floorUrl, bench, ctx);
       rows.push({
         db: kind,
         name: bench.name,
@@ -254,7 +255,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         target: bench.target,
       });
       log(
-        `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured.rps.toFixed(0)} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
+        `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured ? floorMeasured.rps.toFixed(0) : '—'} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
       );
     }
     if (EXPORT) {
@@ -314,10 +315,10 @@ function report(rows: Row[]) {
     'targets',
   ];
   const lines = rows.map((r) => {
-    const ratio = r.server.rps / r.floor.rps;
+    const ratio = r.floor ? r.server.rps / r.floor.rps : undefined;
     const p99Target = r.target.p99Ms[r.db as 'sqlite' | 'postgres'];
     const misses = [
-      ratio < 0.5 && 'ratio < 0.5',
+      ratio !== undefined && ratio < 0.5 && 'ratio < 0.5',
       p99Target !== undefined && r.server.p99 > p99Target && `p99 > ${p99Target} ms`,
       r.healthP99 >= PROBE_P99_MS && `health p99 ≥ ${PROBE_P99_MS} ms`,
       r.signInP99 >= PROBE_P99_MS && `sign-in p99 ≥ ${PROBE_P99_MS} ms`,
@@ -329,9 +330,9 @@ function report(rows: Row[]) {
       r.server.rps.toFixed(0),
       String(r.server.p50),
       String(r.server.p99),
-      r.floor.rps.toFixed(0),
-      String(r.floor.p99),
-      ratio.toFixed(2),
+      r.floor ? r.floor.rps.toFixed(0) : '—',
+      r.floor ? String(r.floor.p99) : '—',
+      ratio !== undefined ? ratio.toFixed(2) : '—',
       r.healthP99.toFixed(1),
       r.signInP99.toFixed(1),
       misses.length === 0 ? 'met' : misses.join(', '),

@@ -47,6 +47,8 @@ export interface BenchCase {
   path(rng: RandomSource, ctx: BenchContext): string;
   /** The p99 latency the case must stay under at concurrency 50, per database. */
   target: Target;
+  /** False for a call that is not a list: the floor (floor.ts) answers lists only. */
+  floor?: false;
 }
 
 /**
@@ -253,5 +255,35 @@ export const CASES: BenchCase[] = [
     // A range is counted on the table through the (account, created_at) index: a month of one
     // account is a few thousand index entries at a million rows.
     target: { p99Ms: { sqlite: 100, postgres: 250 } },
+  },
+  {
+    name: 'trend: downloads, posters, users per day (30 days)',
+    path: (rng, { apps }) =>
+      `${API_BASE}/dashboard/trends?inDays=30${rng.int(2) ? `&masterAppId=${rng.pick(apps)}` : ''}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+    floor: false,
+  },
+  {
+    name: 'trend: per month, all time',
+    path: (rng, { apps }) =>
+      `${API_BASE}/dashboard/trends?bucket=month${rng.int(2) ? `&masterAppId=${rng.pick(apps)}` : ''}`,
+    target: { p99Ms: { sqlite: 1000, postgres: 2000 } },
+    floor: false,
+  },
+  {
+    name: 'trend: top categories and posters (30 days)',
+    path: (rng, { apps }) =>
+      `${API_BASE}/dashboard/top?inDays=30${rng.int(2) ? `&masterAppId=${rng.pick(apps)}` : ''}`,
+    target: { p99Ms: { sqlite: 250, postgres: 500 } },
+    floor: false,
+  },
+  {
+    name: 'trend: next special days and the calendar',
+    path: (rng) =>
+      rng.int(2)
+        ? `${API_BASE}/dashboard/special-days?limit=10`
+        : `${API_BASE}/special-day/calendar?month=${1 + rng.int(12)}`,
+    target: { p99Ms: FILTERED },
+    floor: false,
   },
 ];

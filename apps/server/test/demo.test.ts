@@ -116,6 +116,20 @@ describe('demo', () => {
       .execute();
     expect(totals.every((t) => Number(t.sum) === t.downloadCount)).toBe(true);
     expect(totals.some((t) => t.downloadCount > 0)).toBe(true);
+    // A poster's downloads by day (the dashboard's trends) sum to its count, none in the future.
+    const byDay = await s.ctx.db
+      .selectFrom('posters as p')
+      .leftJoin('posterDownloads as d', 'd.posterId', 'p.id')
+      .select((eb) => [
+        'p.downloadCount',
+        eb.fn.coalesce(eb.fn.sum<number>('d.n'), eb.lit(0)).as('sum'),
+        eb.fn.max('d.day').as('last'),
+      ])
+      .groupBy(['p.id', 'p.downloadCount'])
+      .execute();
+    expect(byDay.every((p) => Number(p.sum) === p.downloadCount)).toBe(true);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(byDay.every((p) => p.last === null || String(p.last).slice(0, 10) <= today)).toBe(true);
     const ages = posters.map((p) => (Date.now() - Date.parse(p.createdAt)) / 86_400_000);
     expect(Math.min(...ages)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...ages)).toBeLessThanOrEqual(366);

@@ -24,6 +24,17 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+// jsdom lays nothing out, so nothing scrolls into view: what waits for that (the dashboard's
+// charts) stays unrendered unless a test says otherwise (trends.test.tsx).
+class IntersectionObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+}
+window.IntersectionObserver = IntersectionObserverStub as unknown as typeof IntersectionObserver;
 Element.prototype.scrollIntoView = () => {};
 // Mantine's autosizing Textarea listens to font loading.
 if (!('fonts' in document)) {

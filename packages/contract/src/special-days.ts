@@ -130,3 +130,23 @@ export const specialDayOption = specialDay.pick({
   status: true,
 });
 export const specialDayOptions = listResponse(specialDayOption);
+
+/** A special day with its ACTIVE posters: in all, and per master app (every app, zeros too). */
+export const specialDayPosters = specialDay
+  .pick({ id: true, name: true, month: true, day: true, status: true })
+  .extend({
+    activePosters: z.number().int(),
+    apps: z.array(
+      z.object({ id: z.number().int(), name: z.string(), activePosters: z.number().int() }),
+    ),
+  });
+export type SpecialDayPosters = z.infer<typeof specialDayPosters>;
+
+/** `GET special-day/calendar`: the special days of one month (every year's). */
+export const specialDayCalendarQuery = z.strictObject({ month: int(1, 12) });
+export type SpecialDayCalendarQuery = z.input<typeof specialDayCalendarQuery>;
+export const specialDayCalendar = z.object({
+  month: z.number().int(),
+  result: z.array(specialDayPosters),
+});
+export type SpecialDayCalendar = z.infer<typeof specialDayCalendar>;

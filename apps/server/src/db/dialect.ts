@@ -1,7 +1,13 @@
 /**
  * Where SQLite and PostgreSQL differ, the difference lives here and nowhere else.
  */
-import { sql, type ColumnDefinitionBuilder, type Expression, type SqlBool } from 'kysely';
+import {
+  sql,
+  type ColumnDefinitionBuilder,
+  type Expression,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 
 export type DialectKind = 'sqlite' | 'postgres';
 
@@ -38,6 +44,8 @@ export interface Dialect {
    * BitmapOr), where `in (…)` under an `or` was planned as a scan of the whole table.
    */
   inIds(column: string, ids: Expression<unknown>): Expression<SqlBool>;
+  /** The UTC calendar day (YYYY-MM-DD) of the timestamp `column`. */
+  utcDay(column: string): RawBuilder<string>;
 }
 
 /** Keywords this long (in characters) use the trigram index; shorter ones scan (`contains`). */
@@ -80,6 +88,11 @@ export function dialectFor(kind: DialectKind): Dialect {
       kind === 'postgres'
         ? sql<SqlBool>`${sql.ref(column)} = any(array(${ids}))`
         : sql<SqlBool>`${sql.ref(column)} in (${ids})`,
+    // SQLite keeps timestamps as ISO-8601 UTC text: the day is its first ten characters.
+    utcDay: (column) =>
+      kind === 'postgres'
+        ? sql<string>`(${sql.ref(column)} at time zone 'UTC')::date`
+        : sql<string>`substr(${sql.ref(column)}, 1, 10)`,
   };
 }
 

@@ -12,7 +12,8 @@ import { videos } from './migrations/0008-videos.ts';
 import { users } from './migrations/0009-users.ts';
 import { staff } from './migrations/0010-staff.ts';
 import { audit } from './migrations/0011-audit.ts';
-import { staffSearch } from './migrations/0015-staff-search.ts';
+import { trends } from './migrations/0012-trends.ts';
+import { staffSearch } from './migrations/0013-staff-search.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -28,7 +29,8 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0009-users': users(d),
     '0010-staff': staff(d),
     '0011-audit': audit(d),
-    '0015-staff-search': staffSearch(d),
+    '0012-trends': trends(d),
+    '0013-staff-search': staffSearch(d),
   };
 }
 

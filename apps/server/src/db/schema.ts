@@ -272,6 +272,14 @@ export interface WalletTable {
   createdAt: Timestamp;
 }
 
+/** A poster's downloads on one UTC day, written by the content app. */
+export interface PosterDownloadTable {
+  posterId: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  n: number;
+}
+
 /** Rows per list and grouping set of filter values, kept by triggers (list-structures.ts). */
 export interface ListCountTable {
   list: string;
@@ -308,6 +316,7 @@ export interface Database {
   categories: CategoryTable;
   specialDays: SpecialDayTable;
   posters: PosterTable;
+  posterDownloads: PosterDownloadTable;
   videos: VideoTable;
   banners: BannerTable;
   blogs: BlogTable;

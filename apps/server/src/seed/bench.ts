@@ -537,6 +537,11 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
       const uploader = await benchUploader(handle);
       const rng = randomSource();
       const at = timeline(rows);
+      const before = await handle.db
+        .selectFrom('posters')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .executeTakeFirstOrThrow();
+      const firstId = Number(before.max ?? 0) + 1;
       await bulkInsert(
         handle,
         'posters',
@@ -581,7 +586,23 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
         ],
         progress,
       );
-      await analyze(handle, ['posters', 'list_counts']);
+      // Downloads per day, as the content app records them: each poster on the day it was made
+      // and three days later (the newest few days' second rows fall after today, which no trend
+      // shows). The dashboard's trends read them.
+      const dayOf = (i: number, later: number) =>
+        new Date(Date.parse(at(i)) + later * 86_400_000).toISOString().slice(0, 10);
+      await bulkInsert(
+        handle,
+        'poster_downloads',
+        [
+          { name: 'poster_id', pgType: 'int' },
+          { name: 'day', pgType: 'date' },
+          { name: 'n', pgType: 'int' },
+        ],
+        rows * 2,
+        (i) => [firstId + (i >> 1), dayOf(i >> 1, i % 2 === 0 ? 0 : 3), 1 + rng.int(50)],
+      );
+      await analyze(handle, ['posters', 'list_counts', 'poster_downloads']);
     },
   },
   audit: AUDIT_BENCH_AREA,

@@ -72,7 +72,7 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
     const stamp = at(d.madeDaysAgo);
     // Downloads grow with age and fall off steeply: a few posters take most of them.
     const age = (now - Date.parse(stamp)) / DAY_MS;
-    await db
+    const added = await db
       .insertInto('posters')
       .values(
         missing.map((masterAppId) => ({
@@ -95,7 +95,9 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
           updatedAt: stamp,
         })),
       )
+      .returning(['id', 'downloadCount', 'createdAt'])
       .execute();
+    await insertDownloadDays(db, added, now);
     tally.add('posters', missing.length);
   }
   // A new category's downloads are its posters' (the content app counts both as they happen).
@@ -198,5 +200,40 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
         .execute();
       tally.add('banners');
     }
+  }
+}
+
+/**
+ * A poster's downloads by day (`poster_downloads`, which the content app writes), summing to its
+ * `downloadCount`: most in its first weeks, tailing off, so the dashboard's trends have a shape.
+ */
+async function insertDownloadDays(
+  db: Db,
+  posters: ReadonlyArray<{ id: number; downloadCount: number; createdAt: string }>,
+  now: number,
+) {
+  const rows: Array<{ posterId: number; day: string; n: number }> = [];
+  for (const p of posters) {
+    const days = Math.max(1, Math.min(120, Math.floor((now - Date.parse(p.createdAt)) / DAY_MS)));
+    const weights = Array.from({ length: days }, (_, i) => 1 / (1 + i / 7));
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const counts = weights.map((w) => Math.floor((p.downloadCount * w) / sum));
+    counts[0]! += p.downloadCount - counts.reduce((a, b) => a + b, 0);
+    const first = Date.parse(p.createdAt.slice(0, 10));
+    counts.forEach((n, i) => {
+      if (n > 0) {
+        rows.push({
+          posterId: p.id,
+          day: new Date(first + i * DAY_MS).toISOString().slice(0, 10),
+          n,
+        });
+      }
+    });
+  }
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('posterDownloads')
+      .values(rows.slice(i, i + 500))
+      .execute();
   }
 }

@@ -2,25 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PATHS, dashboardCounts, dashboardQuery } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
-
-const DAY_MS = 86_400_000;
-
-/** The creation-time window: fromDate/toDate as whole UTC days, or the last `inDays` days. */
-function window(q: { fromDate?: string; toDate?: string; inDays?: number }) {
-  if (q.inDays !== undefined) {
-    return { from: new Date(Date.now() - q.inDays * DAY_MS).toISOString(), to: undefined };
-  }
-  // The last millisecond of toDate, inclusive (timestamps are stored to the millisecond): the
-  // next midnight would not be writable for 9999-12-31 (toISOString gives "+010000-…", which
-  // SQLite compares as text and PostgreSQL refuses).
-  return {
-    from: q.fromDate ? `${q.fromDate}T00:00:00.000Z` : undefined,
-    to: q.toDate ? `${q.toDate}T23:59:59.999Z` : undefined,
-  };
-}
+import { createdWindow } from './period.ts';
+import trendRoutes from './trends.ts';
 
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
+  await app.register(trendRoutes);
 
   app.get(
     PATHS.dashboard,
@@ -40,7 +27,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { from, to } = window(request.query);
+      const { from, to } = createdWindow(request.query);
       const appId = request.query.masterAppId;
 
       const users = db

@@ -25,6 +25,7 @@ import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
+import calendarRoutes from './calendar.ts';
 
 const COLUMNS = ['id', 'name', 'month', 'day', 'year', 'status', 'createdAt', 'updatedAt'] as const;
 
@@ -70,6 +71,7 @@ export const SPECIAL_DAYS_LIST = defineList({
 
 const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, dialect } = app.ctx;
+  await app.register(calendarRoutes);
 
   app.post(
     PATHS.specialDayCreate,

@@ -69,7 +69,7 @@ export const STAFF_LIST = defineList({
   counts: [['role', 'status']],
   hidden: { filter: 'status', value: 'DELETED' },
   search: ['name', 'email', 'phoneNumber'],
-  // The users list's structure indexes every account's name, email and phone (0015).
+  // The users list's structure indexes every account's name, email and phone (0013).
   searchIn: 'users',
   rows: (db, ids) => selectStaff(db).where('a.id', 'in', ids),
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -30,6 +30,9 @@ const FILTERS = ['fromDate', 'toDate', 'inDays', 'masterAppId'] as const;
 
 const DaysField = lazy(() => import('./PeriodFields').then((m) => ({ default: m.DaysField })));
 const RangeField = lazy(() => import('./PeriodFields').then((m) => ({ default: m.RangeField })));
+// The charts (Recharts) are most of the dashboard's code: loaded once their place is near the
+// screen, after the counts, so they never hold up the first paint (on a phone they start below it).
+const Trends = lazy(() => import('./Trends'));
 
 const STATS: { key: keyof DashboardCounts; label: string; icon: Icon; color: string }[] = [
   { key: 'totalUser', label: 'Users', icon: IconUsers, color: 'indigo' },
@@ -122,6 +125,11 @@ export default function DashboardPage() {
       </Paper>
 
       <Counts filters={filters} />
+      <BelowTheCounts>
+        <Suspense fallback={<Skeleton h={320} mt="xl" />}>
+          <Trends filters={filters} />
+        </Suspense>
+      </BelowTheCounts>
     </>
   );
 }
@@ -169,4 +177,23 @@ function Counts(props: { filters: Record<(typeof FILTERS)[number], string> }) {
       ))}
     </SimpleGrid>
   );
+}
+
+/** Renders its children once its place scrolls into view. */
+function BelowTheCounts(props: { children: React.ReactNode }) {
+  const place = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = place.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return near ? props.children : <div ref={place} style={{ minHeight: 320 }} />;
 }

@@ -1,7 +1,16 @@
 import { useState } from 'react';
-import { Button, Group, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconCalendarEvent, IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
   SPECIAL_DAY_NAME_MAX,
@@ -31,6 +40,7 @@ import {
   useSpecialDayList,
   useUpdateSpecialDay,
 } from './api';
+import { SpecialDayCalendar, type CalendarDay } from './SpecialDayCalendar';
 
 const MONTH_OPTIONS = MONTH_NAMES.map((label, i) => ({ value: String(i + 1), label }));
 
@@ -58,10 +68,21 @@ type DayFormInput = z.input<typeof dayForm>;
 const yearForm = z.object({ year: int(SPECIAL_DAY_YEAR_MIN, SPECIAL_DAY_YEAR_MAX) });
 
 type Dialog =
-  { kind: 'create' | 'year' } | { kind: 'edit' | 'status'; specialDay: SpecialDay } | null;
+  | { kind: 'create' | 'year' }
+  | { kind: 'edit' | 'status'; specialDay: SpecialDay }
+  | { kind: 'move'; specialDay: CalendarDay }
+  | null;
 
+type Actions = {
+  edit: (d: SpecialDay) => void;
+  status: (d: SpecialDay) => void;
+  create: () => void;
+};
+
+/** The list or the month calendar (`?view=calendar`), with the same dialogs. */
 export default function SpecialDaysPage() {
-  const list = useSpecialDayList();
+  const [search, setSearch] = useSearchParams();
+  const view = search.get('view') === 'calendar' ? 'calendar' : 'list';
   const create = useCreateSpecialDay();
   const update = useUpdateSpecialDay();
   const changeStatus = useChangeSpecialDayStatus();
@@ -70,43 +91,16 @@ export default function SpecialDaysPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const openCreate = () => setDialog({ kind: 'create' });
   const close = () => setDialog(null);
-  const { filters, setFilter } = list.params;
-  const selected = dialog && 'specialDay' in dialog ? dialog.specialDay : undefined;
-  const editing = dialog?.kind === 'edit' ? dialog.specialDay : undefined;
-
-  const columns: Column<SpecialDay>[] = [
-    {
-      key: 'name',
-      header: 'Name',
-      sort: 'name',
-      card: 'title',
-      render: (d) => (
-        <Text fw={500} size="sm">
-          {d.name}
-        </Text>
-      ),
-    },
-    {
-      key: 'date',
-      header: 'Date',
-      width: 140,
-      render: (d) => <Text size="sm">{formatDayMonth(d)}</Text>,
-    },
-    statusColumn({
-      subject: (d) => d.name,
-      sortable: false,
-      onChange: grants.update
-        ? (d, status) => changeStatus.mutate({ id: d.id, status })
-        : undefined,
-    }),
-    {
-      key: 'createdAt',
-      header: 'Created',
-      width: 170,
-      sort: 'createdAt',
-      render: (d) => formatDateTime(d.createdAt),
-    },
-  ];
+  const selected = dialog?.kind === 'status' ? dialog.specialDay : undefined;
+  const moving = dialog?.kind === 'move';
+  const editing = dialog?.kind === 'edit' || moving ? dialog.specialDay : undefined;
+  // Each view keeps its own parameters: switching starts the other afresh.
+  const showView = (next: string) => setSearch(next === 'calendar' ? { view: 'calendar' } : {});
+  const actions: Actions = {
+    edit: (d) => setDialog({ kind: 'edit', specialDay: d }),
+    status: (d) => setDialog({ kind: 'status', specialDay: d }),
+    create: openCreate,
+  };
 
   const dayDefaults: Partial<DayFormInput> = editing
     ? { name: editing.name, month: String(editing.month), day: editing.day }
@@ -136,69 +130,41 @@ export default function SpecialDaysPage() {
           </>
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search special days"
-          placeholder="Search by name"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-        <FilterSelect
-          label="Status"
-          data={STATUS_OPTIONS}
-          value={filters.status}
-          onChange={(v) => setFilter('status', v)}
-        />
-      </Group>
-      <DataTable
-        label="Special days"
-        columns={columns}
-        rows={list.rows}
-        total={list.total}
-        rowKey={(d) => d.id}
-        params={list.params}
-        query={list.query}
-        rowName={(d) => d.name}
-        empty={{
-          title: 'No special days yet',
-          description:
-            'Special days are the festivals and occasions posters are made for, each on its day of the year.',
-          action: grants.create
-            ? { label: 'Add the first special day', onClick: openCreate }
-            : undefined,
-        }}
-        actions={(d) => (
-          <RowActions
-            history={{ area: 'specialDays', id: d.id }}
-            label={d.name}
-            actions={[
-              {
-                label: 'Edit',
-                allowed: grants.update,
-                onClick: () => setDialog({ kind: 'edit', specialDay: d }),
-              },
-              {
-                label: 'Change status',
-                allowed: grants.update,
-                onClick: () => setDialog({ kind: 'status', specialDay: d }),
-              },
-            ]}
-          />
-        )}
+      <SegmentedControl
+        mb="md"
+        aria-label="View"
+        value={view}
+        onChange={showView}
+        data={[
+          { value: 'list', label: 'List' },
+          { value: 'calendar', label: 'Calendar' },
+        ]}
       />
+      {view === 'calendar' ? (
+        <SpecialDayCalendar
+          onMove={grants.update ? (d) => setDialog({ kind: 'move', specialDay: d }) : undefined}
+          onDrop={
+            grants.update
+              ? (d, to) => update.mutate({ id: d.id, name: d.name, month: to.month, day: to.day })
+              : undefined
+          }
+        />
+      ) : (
+        <SpecialDayListView actions={actions} />
+      )}
 
       <FormDialog
-        opened={dialog?.kind === 'create' || dialog?.kind === 'edit'}
+        opened={dialog?.kind === 'create' || dialog?.kind === 'edit' || moving}
         onClose={close}
-        title={editing ? `Edit ${editing.name}` : 'New special day'}
+        title={editing ? `${moving ? 'Move' : 'Edit'} ${editing.name}` : 'New special day'}
         schema={dayForm}
         defaultValues={dayDefaults}
-        submitLabel={editing ? 'Save' : 'Create'}
+        submitLabel={moving ? 'Move' : editing ? 'Save' : 'Create'}
         onSubmit={(values) =>
           editing ? update.mutateAsync({ id: editing.id, ...values }) : create.mutateAsync(values)
         }
       >
-        {() => <DayFields />}
+        {() => <DayFields withName={!moving} />}
       </FormDialog>
 
       <FormDialog
@@ -252,21 +218,119 @@ export default function SpecialDaysPage() {
   );
 }
 
-/** Name, month and day; the day's placeholder follows the chosen month. */
-function DayFields() {
+function SpecialDayListView(props: { actions: Actions }) {
+  const list = useSpecialDayList();
+  const changeStatus = useChangeSpecialDayStatus();
+  const grants = useGrants('specialDay');
+  const { filters, setFilter } = list.params;
+
+  const columns: Column<SpecialDay>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      sort: 'name',
+      card: 'title',
+      render: (d) => (
+        <Text fw={500} size="sm">
+          {d.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'date',
+      header: 'Date',
+      width: 140,
+      render: (d) => <Text size="sm">{formatDayMonth(d)}</Text>,
+    },
+    statusColumn({
+      subject: (d) => d.name,
+      sortable: false,
+      onChange: grants.update
+        ? (d, status) => changeStatus.mutate({ id: d.id, status })
+        : undefined,
+    }),
+    {
+      key: 'createdAt',
+      header: 'Created',
+      width: 170,
+      sort: 'createdAt',
+      render: (d) => formatDateTime(d.createdAt),
+    },
+  ];
+
+  return (
+    <>
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <SearchInput
+          label="Search special days"
+          placeholder="Search by name"
+          value={list.params.keyword}
+          onChange={list.params.setKeyword}
+        />
+        <FilterSelect
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+      </Group>
+      <DataTable
+        label="Special days"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        rowKey={(d) => d.id}
+        params={list.params}
+        query={list.query}
+        rowName={(d) => d.name}
+        empty={{
+          title: 'No special days yet',
+          description:
+            'Special days are the festivals and occasions posters are made for, each on its day of the year.',
+          action: grants.create
+            ? { label: 'Add the first special day', onClick: props.actions.create }
+            : undefined,
+        }}
+        actions={(d) => (
+          <RowActions
+            history={{ area: 'specialDays', id: d.id }}
+            label={d.name}
+            actions={[
+              {
+                label: 'Edit',
+                allowed: grants.update,
+                onClick: () => props.actions.edit(d),
+              },
+              {
+                label: 'Change status',
+                allowed: grants.update,
+                onClick: () => props.actions.status(d),
+              },
+            ]}
+          />
+        )}
+      />
+    </>
+  );
+}
+
+/** Name (unless moving), month and day; the day's placeholder follows the chosen month. */
+function DayFields(props: { withName: boolean }) {
   const form = useFormContext<DayFormInput>();
   const month = useWatch({ control: form.control, name: 'month' });
   const last = month ? daysInMonth(Number(month)) : 31;
   return (
     <>
-      <TextInput
-        label="Name"
-        required
-        data-autofocus
-        maxLength={SPECIAL_DAY_NAME_MAX}
-        {...form.register('name')}
-        error={form.formState.errors.name?.message}
-      />
+      {props.withName && (
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          maxLength={SPECIAL_DAY_NAME_MAX}
+          {...form.register('name')}
+          error={form.formState.errors.name?.message}
+        />
+      )}
       <Group grow align="flex-start">
         <Controller
           control={form.control}

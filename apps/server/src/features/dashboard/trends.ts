@@ -1,0 +1,317 @@
+/**
+ * The dashboard's trends (issue #11): downloads, new posters and new users per day, week or month;
+ * the top categories and posters by downloads; the next special days with their active posters.
+ * Downloads are the per-day rows the content app writes (`poster_downloads`); the indexes each
+ * query reads are named in migration 0012.
+ */
+import { sql } from 'kysely';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  PATHS,
+  TREND_MAX_BUCKETS,
+  dashboardSpecialDays,
+  dashboardSpecialDaysQuery,
+  dashboardTop,
+  dashboardTopQuery,
+  dashboardTrend,
+  dashboardTrendQuery,
+  type TrendBucket,
+} from '@master-admin/contract';
+import { access } from '../../http/access.ts';
+import { answers } from '../../http/schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { withActivePosters } from '../special-days/active-posters.ts';
+import {
+  bucketCount,
+  bucketStart,
+  bucketStarts,
+  bucketsBack,
+  createdWindow,
+  dayWindow,
+  daysBetween,
+  defaultBucket,
+  today,
+} from './period.ts';
+
+const PERIOD =
+  'The period is that of `dashboard/getCount`: fromDate/toDate are whole UTC days, both included; ' +
+  'inDays is the last N days (counted from now, as the counts are; downloads, recorded per day, ' +
+  'from the whole day the window starts in). With neither, all time. masterAppId narrows to one ' +
+  'app. ';
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** The first date on or after `from` (YYYY-MM-DD) that falls on month/day. */
+function nextDate(month: number, day: number, from: string): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  let year = Number(from.slice(0, 4));
+  if (`${year}-${pad(month)}-${pad(day)}` < from) year += 1;
+  if (month === 2 && day === 29) while (!isLeapYear(year)) year += 1;
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+const trendRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, dialect, media, database } = app.ctx;
+  // The grouped counts may read many index entries: on the read pool, like list reads, so they
+  // never hold the request thread (SQLite) or the pool of sign-in and writes (PostgreSQL).
+  type Counted = { day: string; n: number | string };
+
+  /** The first day any trend has data for (posters, live users, downloads); today if none. */
+  async function firstDataDay(masterAppId?: number): Promise<string> {
+    const [p, u, d] = await Promise.all([
+      db
+        .selectFrom('posters')
+        .select((eb) => eb.fn.min('createdAt').as('first'))
+        .$if(masterAppId !== undefined, (qb) => qb.where('masterAppId', '=', masterAppId!))
+        .executeTakeFirst(),
+      db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.min('createdAt').as('first'))
+        .where('role', '=', sql.lit('USER'))
+        .where('status', '<>', sql.lit('DELETED'))
+        .$if(masterAppId !== undefined, (qb) => qb.where('masterAppId', '=', masterAppId!))
+        .executeTakeFirst(),
+      // Every app's: an early bound only adds empty buckets, and one app's would need a join.
+      db
+        .selectFrom('posterDownloads')
+        .select((eb) => eb.fn.min('day').as('first'))
+        .executeTakeFirst(),
+    ]);
+    const days = [p?.first, u?.first, d?.first]
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => (v.length > 10 ? new Date(v).toISOString().slice(0, 10) : v));
+    return days.length === 0 ? today() : days.reduce((a, b) => (a < b ? a : b));
+  }
+
+  app.get(
+    PATHS.dashboardTrends,
+    {
+      config: { access: access.menu('dashboard', 'VIEW') },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Downloads, new posters and new users per day, week or month',
+        description:
+          PERIOD +
+          'Buckets are UTC days, weeks starting on Monday, or calendar months; `start` is a ' +
+          "bucket's first day (a week's Monday, a month's 1st, possibly before the period) and " +
+          'only rows within the period are counted in it. Every bucket from the one holding ' +
+          '`from` to the one holding `to` is answered, zeros included. Without bucket: day for ' +
+          'up to 92 days, week up to 730, month beyond. `to` is toDate, or today; `from` is ' +
+          'fromDate, the first day of inDays, or (all time or toDate alone) the first day with ' +
+          `data, at most ${TREND_MAX_BUCKETS} buckets back. A period of more than ` +
+          `${TREND_MAX_BUCKETS} buckets → 400 naming bucket. downloads sums the per-day ` +
+          'downloads the content app records (`poster_downloads`); posters counts posters ' +
+          'created (any status); users counts end users created that are not DELETED.',
+        querystring: dashboardTrendQuery,
+        response: answers(dashboardTrend),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const appId = q.masterAppId;
+      const days = dayWindow(q);
+      const to = days.to ?? (days.from && days.from > today() ? days.from : today());
+      const given = days.from;
+      let from = given ?? (await firstDataDay(appId));
+      if (from > to) from = to;
+      const bucket: TrendBucket = q.bucket ?? defaultBucket(daysBetween(from, to));
+      if (bucketCount(bucket, from, to) > TREND_MAX_BUCKETS) {
+        if (given !== undefined) {
+          throw invalidField(
+            'bucket',
+            `The period spans more than ${TREND_MAX_BUCKETS} ${bucket}s: choose a longer bucket or a shorter period`,
+          );
+        }
+        from = bucketsBack(bucket, bucketStart(bucket, to), TREND_MAX_BUCKETS - 1);
+      }
+      // Creation times: the period's own bounds (inDays from now), or from the first day shown.
+      const created = createdWindow(q);
+      const createdFrom = given !== undefined ? created.from : `${from}T00:00:00.000Z`;
+      const createdTo = created.to;
+
+      const day = (column: string) => dialect.utcDay(column);
+      const [posters = [], users = [], downloads = []] = (await database.reads.run([
+        db
+          .selectFrom('posters')
+          .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
+          .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+          .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
+          .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
+          .groupBy(day('createdAt'))
+          .compile(),
+        db
+          .selectFrom('accounts')
+          .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
+          // The rows the dashboard's counts count: end users that are not DELETED.
+          .where('role', '=', sql.lit('USER'))
+          .where('status', '<>', sql.lit('DELETED'))
+          .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+          .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
+          .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
+          .groupBy(day('createdAt'))
+          .compile(),
+        db
+          .selectFrom('posterDownloads as d')
+          .$if(appId !== undefined, (qb) =>
+            qb.innerJoin('posters as p', 'p.id', 'd.posterId').where('p.masterAppId', '=', appId!),
+          )
+          .select((eb) => ['d.day as day', eb.fn.sum<number>('d.n').as('n')])
+          .where('d.day', '>=', from)
+          .where('d.day', '<=', to)
+          .groupBy('d.day')
+          .compile(),
+      ])) as Counted[][];
+
+      const starts = bucketStarts(bucket, from, to);
+      const points = new Map(
+        starts.map((start) => [start, { start, downloads: 0, posters: 0, users: 0 }]),
+      );
+      const add = (rows: Counted[], key: 'downloads' | 'posters' | 'users') => {
+        for (const r of rows) {
+          const point = points.get(bucketStart(bucket, String(r.day)));
+          // A day outside the shown buckets (all time capped) is not shown.
+          if (point) point[key] += Number(r.n);
+        }
+      };
+      add(downloads, 'downloads');
+      add(posters, 'posters');
+      add(users, 'users');
+      return { bucket, from, to, points: [...points.values()] };
+    },
+  );
+
+  app.get(
+    PATHS.dashboardTop,
+    {
+      config: { access: access.menu('dashboard', 'VIEW') },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The categories and posters downloaded most in the period',
+        description:
+          PERIOD +
+          'Downloads are the per-day rows the content app records (`poster_downloads`) on the ' +
+          "period's days; a category's are those of its posters (in the app, when given). Only " +
+          'rows with downloads are listed, most first, ties by id; `limit` (1..20, default 5) ' +
+          'each.',
+        querystring: dashboardTopQuery,
+        response: answers(dashboardTop),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const appId = q.masterAppId;
+      const days = dayWindow(q);
+      const inPeriod = db
+        .selectFrom('posterDownloads as d')
+        .innerJoin('posters as p', 'p.id', 'd.posterId')
+        .$if(days.from !== undefined, (qb) => qb.where('d.day', '>=', days.from!))
+        .$if(days.to !== undefined, (qb) => qb.where('d.day', '<=', days.to!))
+        .$if(appId !== undefined, (qb) => qb.where('p.masterAppId', '=', appId!));
+      const downloads = sql<number>`sum(${sql.ref('d.n')})`;
+      type Ranked = { id: number; name?: string; downloads: number | string };
+      const [categories = [], posters = []] = (await database.reads.run([
+        inPeriod
+          .innerJoin('categories as c', 'c.id', 'p.categoryId')
+          .select(['c.id as id', 'c.name as name', downloads.as('downloads')])
+          .groupBy(['c.id', 'c.name'])
+          .having(downloads, '>', 0)
+          .orderBy(downloads, 'desc')
+          .orderBy('c.id')
+          .limit(q.limit)
+          .compile(),
+        inPeriod
+          .select(['d.posterId as id', downloads.as('downloads')])
+          .groupBy('d.posterId')
+          .having(downloads, '>', 0)
+          .orderBy(downloads, 'desc')
+          .orderBy('d.posterId')
+          .limit(q.limit)
+          .compile(),
+      ])) as Ranked[][];
+      const rows =
+        posters.length === 0
+          ? []
+          : await db
+              .selectFrom('posters as p')
+              .innerJoin('categories as c', 'c.id', 'p.categoryId')
+              .innerJoin('masterApps as a', 'a.id', 'p.masterAppId')
+              .leftJoin('specialDays as s', 's.id', 'p.specialDayId')
+              .select([
+                'p.id',
+                'p.poster',
+                'c.id as categoryId',
+                'c.name as categoryName',
+                'a.id as appId',
+                'a.name as appName',
+                's.id as dayId',
+                's.name as dayName',
+              ])
+              .where(
+                'p.id',
+                'in',
+                posters.map((p) => p.id),
+              )
+              .execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return {
+        categories: categories.map((c) => ({
+          id: c.id,
+          name: c.name!,
+          downloads: Number(c.downloads),
+        })),
+        posters: posters.flatMap((p) => {
+          const r = byId.get(p.id);
+          if (!r) return [];
+          return [
+            {
+              id: r.id,
+              poster: media.url(r.poster),
+              category: { id: r.categoryId, name: r.categoryName },
+              masterApp: { id: r.appId, name: r.appName },
+              specialDay:
+                r.dayId === null || r.dayName === null ? null : { id: r.dayId, name: r.dayName },
+              downloads: Number(p.downloads),
+            },
+          ];
+        }),
+      };
+    },
+  );
+
+  app.get(
+    PATHS.dashboardSpecialDays,
+    {
+      config: { access: access.menu('dashboard', 'VIEW') },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The next special days, with their ACTIVE posters in all and per app',
+        description:
+          'ACTIVE special days by their next date on or after fromDate (default: today, UTC), ' +
+          'soonest first, ties by id; 29 February falls on the next leap year. `limit` 1..50, ' +
+          'default 6. `activePosters` counts ACTIVE posters made for the day; `apps` holds ' +
+          'every master app (or the one masterAppId names) with its count, zeros included, so ' +
+          'a day or an app without posters shows.',
+        querystring: dashboardSpecialDaysQuery,
+        response: answers(dashboardSpecialDays),
+      },
+    },
+    async (request) => {
+      const from = request.query.fromDate ?? today();
+      const active = await db
+        .selectFrom('specialDays')
+        .select(['id', 'name', 'month', 'day', 'status'])
+        .where('status', '=', 'ACTIVE')
+        .execute();
+      const next = active
+        .map((d) => ({ ...d, date: nextDate(d.month, d.day, from) }))
+        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id))
+        .slice(0, request.query.limit);
+      return {
+        result: await withActivePosters(db, database.reads, next, request.query.masterAppId),
+      };
+    },
+  );
+};
+export default trendRoutes;

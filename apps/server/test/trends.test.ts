@@ -1,0 +1,511 @@
+/**
+ * Dashboard trends, top lists, next special days and the special-day calendar: every number is
+ * compared with SQL written here, bucket by bucket (plain range counts, no grouping by day).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { Status } from '@master-admin/contract';
+import { ADMIN, startServer } from './harness.ts';
+
+const s = await startServer();
+afterAll(() => s.close());
+const db = s.ctx.db;
+
+const DAY_MS = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString();
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+let appA: number;
+let appB: number;
+const categories: number[] = [];
+const days: Record<string, number> = {};
+let adminId: number;
+
+async function insertApp(name: string) {
+  const at = '2024-01-01T00:00:00.000Z';
+  return (
+    await db
+      .insertInto('masterApps')
+      .values({ name, createdAt: at, updatedAt: at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+}
+
+let phone = 0;
+async function insertUser(masterAppId: number, createdAt: string, status: Status = 'ACTIVE') {
+  phone += 1;
+  await db
+    .insertInto('accounts')
+    .values({
+      role: 'USER',
+      name: 'End User',
+      email: null,
+      phoneNumber: String(9000000000 + phone),
+      passwordHash: null,
+      status,
+      masterAppId,
+      dateLimit: null,
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .execute();
+}
+
+async function insertPoster(p: {
+  app: number;
+  category: number;
+  day?: number;
+  createdAt: string;
+  status?: Status;
+}) {
+  return (
+    await db
+      .insertInto('posters')
+      .values({
+        masterAppId: p.app,
+        categoryId: p.category,
+        specialDayId: p.day ?? null,
+        accountId: adminId,
+        topDefNum: 1,
+        selfDefNum: 1,
+        bottomDefNum: 1,
+        poster: `posters/aa/${p.createdAt}-${Math.random()}.webp`,
+        videoThumb: null,
+        date: null,
+        status: p.status ?? 'ACTIVE',
+        position: 'LEFT',
+        createdAt: p.createdAt,
+        updatedAt: p.createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+}
+
+beforeAll(async () => {
+  appA = await insertApp('Trend App A');
+  appB = await insertApp('Trend App B');
+  adminId = (
+    await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow()
+  ).id;
+  for (const name of ['Festivals', 'Greetings', 'Quotes']) {
+    const at = '2025-01-01T00:00:00.000Z';
+    categories.push(
+      (
+        await db
+          .insertInto('categories')
+          .values({ name, status: 'ACTIVE', createdAt: at, updatedAt: at })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  }
+  for (const [name, month, day, status] of [
+    ['Holi', 3, 10, 'ACTIVE'],
+    ['Gudi Padwa', 3, 12, 'ACTIVE'],
+    ['Old Fair', 3, 12, 'DEACTIVE'],
+    ['Leap Day', 2, 29, 'ACTIVE'],
+    ['Year End', 12, 31, 'ACTIVE'],
+  ] as const) {
+    const at = '2025-01-01T00:00:00.000Z';
+    days[name] = (
+      await db
+        .insertInto('specialDays')
+        .values({ name, month, day, year: null, status, createdAt: at, updatedAt: at })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
+
+  const [c1, c2, c3] = categories as [number, number, number];
+  const posters: number[] = [];
+  const specs: Array<Parameters<typeof insertPoster>[0]> = [
+    { app: appA, category: c1, day: days.Holi, createdAt: '2025-03-01T00:00:00.000Z' },
+    { app: appA, category: c1, day: days.Holi, createdAt: '2025-03-02T23:59:59.999Z' },
+    { app: appB, category: c1, day: days.Holi, createdAt: '2025-03-03T00:00:00.000Z' },
+    {
+      app: appB,
+      category: c2,
+      day: days.Holi,
+      createdAt: '2025-03-09T12:00:00.000Z',
+      status: 'DEACTIVE',
+    },
+    { app: appA, category: c2, day: days['Gudi Padwa'], createdAt: '2025-03-10T08:00:00.000Z' },
+    { app: appB, category: c3, createdAt: '2025-03-31T23:59:59.999Z' },
+    { app: appA, category: c3, createdAt: '2025-04-01T00:00:00.000Z' },
+    { app: appA, category: c2, createdAt: '2025-02-28T23:59:59.999Z' },
+    { app: appB, category: c1, day: days['Old Fair'], createdAt: daysAgo(3) },
+    { app: appA, category: c2, day: days['Year End'], createdAt: daysAgo(10), status: 'PENDING' },
+  ];
+  for (const spec of specs) posters.push(await insertPoster(spec));
+
+  // Downloads on days of March (and around it), as the content app records them.
+  const downloads: Array<[number, string, number]> = [];
+  posters.forEach((id, i) => {
+    for (let d = 0; d < 40; d += 3 + (i % 3)) {
+      downloads.push([id, addDays('2025-02-25', d + i), (i * 7 + d) % 11]);
+    }
+  });
+  downloads.push([posters[8]!, daysAgo(2).slice(0, 10), 50]);
+  await db
+    .insertInto('posterDownloads')
+    .values(downloads.map(([posterId, day, n]) => ({ posterId, day, n })))
+    .execute();
+
+  await s.staff(); // back-office accounts are never counted as users
+  await insertUser(appA, '2025-03-01T00:00:00.000Z');
+  await insertUser(appA, '2025-03-03T10:00:00.000Z');
+  await insertUser(appB, '2025-03-03T23:59:59.999Z');
+  await insertUser(appA, '2025-03-05T12:00:00.000Z', 'DELETED');
+  await insertUser(appA, '2025-03-06T12:00:00.000Z', 'DEACTIVE');
+  await insertUser(appB, '2025-03-31T00:00:00.000Z');
+  await insertUser(appB, '2025-02-27T00:00:00.000Z');
+  await insertUser(appB, daysAgo(3));
+  await insertUser(appA, daysAgo(12));
+});
+
+async function get(url: string, token = s.adminToken) {
+  const res = await s.api({ method: 'GET', url, token });
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  return res.json();
+}
+
+type Point = { start: string; downloads: number; posters: number; users: number };
+
+/** What one bucket [start, next) within [from, to] holds, by plain range counts. */
+async function expected(
+  start: string,
+  next: string,
+  from: string,
+  to: string,
+  appId?: number,
+  createdFrom?: string,
+): Promise<Point> {
+  const lo = start > from ? start : from;
+  const hiExclusive = next <= to ? next : addDays(to, 1);
+  const tsLo =
+    createdFrom && createdFrom > `${lo}T00:00:00.000Z` ? createdFrom : `${lo}T00:00:00.000Z`;
+  const tsHi = `${hiExclusive}T00:00:00.000Z`;
+  const app = appId === undefined ? sql`` : sql` and master_app_id = ${appId}`;
+  const posters = await sql<{ n: number }>`select count(*) as n from posters
+    where created_at >= ${tsLo} and created_at < ${tsHi}${app}`.execute(db);
+  const users = await sql<{ n: number }>`select count(*) as n from accounts
+    where role = 'USER' and status <> 'DELETED' and created_at >= ${tsLo} and created_at < ${tsHi}${app}`.execute(
+    db,
+  );
+  const dApp =
+    appId === undefined
+      ? sql``
+      : sql` and poster_id in (select id from posters where master_app_id = ${appId})`;
+  const downloads = await sql<{ n: number | null }>`select sum(n) as n from poster_downloads
+    where day >= ${lo} and day < ${hiExclusive}${dApp}`.execute(db);
+  return {
+    start,
+    downloads: Number(downloads.rows[0]?.n ?? 0),
+    posters: Number(posters.rows[0]?.n ?? 0),
+    users: Number(users.rows[0]?.n ?? 0),
+  };
+}
+
+async function checkTrend(
+  answer: { from: string; to: string; points: Point[] },
+  nextOf: (start: string) => string,
+  appId?: number,
+  createdFrom?: string,
+) {
+  for (const point of answer.points) {
+    expect(point).toEqual(
+      await expected(point.start, nextOf(point.start), answer.from, answer.to, appId, createdFrom),
+    );
+  }
+  for (let i = 1; i < answer.points.length; i++) {
+    expect(answer.points[i]!.start).toBe(nextOf(answer.points[i - 1]!.start));
+  }
+}
+
+const nextMonth = (start: string) => {
+  const d = new Date(`${start}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 10);
+};
+
+describe('dashboard trends', () => {
+  it('count each UTC day of a date range, zeros included', async () => {
+    const t = await get('/dashboard/trends?fromDate=2025-03-01&toDate=2025-03-31&bucket=day');
+    expect(t.bucket).toBe('day');
+    expect([t.from, t.to]).toEqual(['2025-03-01', '2025-03-31']);
+    expect(t.points).toHaveLength(31);
+    await checkTrend(t, (d) => addDays(d, 1));
+    // By hand: a poster at the last millisecond of 2 March, users on 3 March (one DELETED not).
+    expect(t.points[1]).toMatchObject({ start: '2025-03-02', posters: 1 });
+    expect(t.points[2]).toMatchObject({ start: '2025-03-03', posters: 1, users: 2 });
+    const total = t.points.reduce((n: number, p: Point) => n + p.posters, 0);
+    expect(total).toBe(6);
+  });
+
+  it('buckets weeks from Monday and months from the 1st, within the period only', async () => {
+    const w = await get('/dashboard/trends?fromDate=2025-03-01&toDate=2025-03-31&bucket=week');
+    // 1 March 2025 is a Saturday: its week starts on Monday 24 February.
+    expect(w.points.map((p: Point) => p.start)).toEqual([
+      '2025-02-24',
+      '2025-03-03',
+      '2025-03-10',
+      '2025-03-17',
+      '2025-03-24',
+      '2025-03-31',
+    ]);
+    // The poster of 28 February is before the period: not in the first week's count.
+    expect(w.points[0]).toMatchObject({ posters: 2 });
+    await checkTrend(w, (d) => addDays(d, 7));
+    const m = await get('/dashboard/trends?fromDate=2025-02-15&toDate=2025-04-15&bucket=month');
+    expect(m.points.map((p: Point) => p.start)).toEqual(['2025-02-01', '2025-03-01', '2025-04-01']);
+    await checkTrend(m, nextMonth);
+  });
+
+  it('narrow every series to one app', async () => {
+    for (const app of [appA, appB]) {
+      const t = await get(
+        `/dashboard/trends?fromDate=2025-02-20&toDate=2025-04-10&masterAppId=${app}`,
+      );
+      expect(t.bucket).toBe('day');
+      await checkTrend(t, (d) => addDays(d, 1), app);
+    }
+  });
+
+  it('count the last inDays days as the counts do', async () => {
+    const t = await get('/dashboard/trends?inDays=7');
+    const counts = await get('/dashboard/getCount?inDays=7');
+    const sum = (k: keyof Point) =>
+      t.points.reduce((n: number, p: Point) => n + (p[k] as number), 0);
+    expect(sum('posters')).toBe(counts.totalPoster);
+    expect(sum('users')).toBe(counts.totalUser);
+    expect(sum('downloads')).toBe(50);
+    expect(t.to).toBe(new Date().toISOString().slice(0, 10));
+    expect(t.points).toHaveLength(8);
+  });
+
+  it('start all time at the first day with data, and cap it at 400 buckets', async () => {
+    const all = await get('/dashboard/trends?bucket=month');
+    expect(all.from).toBe('2025-02-25');
+    const counts = await get('/dashboard/getCount');
+    expect(all.points.reduce((n: number, p: Point) => n + p.posters, 0)).toBe(counts.totalPoster);
+    expect(all.points.reduce((n: number, p: Point) => n + p.users, 0)).toBe(counts.totalUser);
+    await checkTrend(all, nextMonth);
+    const days = await get('/dashboard/trends?bucket=day');
+    expect(days.points).toHaveLength(400);
+    expect(days.from).toBe(addDays(days.to, -399));
+    await checkTrend(days, (d) => addDays(d, 1));
+    // No bucket chosen: weeks for a span of a year or two.
+    expect((await get('/dashboard/trends')).bucket).toBe('week');
+  });
+
+  it('refuse a period of more than 400 buckets, naming bucket', async () => {
+    const res = await s.api({
+      method: 'GET',
+      url: '/dashboard/trends?fromDate=2020-01-01&toDate=2025-01-01&bucket=day',
+      token: s.adminToken,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.map((d: { path: string }) => d.path)).toEqual(['bucket']);
+    expect((await get('/dashboard/trends?fromDate=2020-01-01&toDate=2025-01-01')).bucket).toBe(
+      'month',
+    );
+  });
+});
+
+describe('dashboard top downloads', () => {
+  async function topSql(from?: string, to?: string, appId?: number) {
+    const where = sql.join(
+      [
+        sql`1 = 1`,
+        ...(from ? [sql`d.day >= ${from}`] : []),
+        ...(to ? [sql`d.day <= ${to}`] : []),
+        ...(appId ? [sql`p.master_app_id = ${appId}`] : []),
+      ],
+      sql` and `,
+    );
+    const cats = await sql<{ id: number; downloads: number }>`select p.category_id as id,
+      sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
+      where ${where} group by p.category_id having sum(d.n) > 0
+      order by sum(d.n) desc, p.category_id limit 5`.execute(db);
+    const posters = await sql<{ id: number; downloads: number }>`select d.poster_id as id,
+      sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
+      where ${where} group by d.poster_id having sum(d.n) > 0
+      order by sum(d.n) desc, d.poster_id limit 5`.execute(db);
+    const norm = (rows: Array<{ id: number; downloads: number }>) =>
+      rows.map((r) => ({ id: Number(r.id), downloads: Number(r.downloads) }));
+    return { categories: norm(cats.rows), posters: norm(posters.rows) };
+  }
+  const pick = (t: {
+    categories: Array<{ id: number; downloads: number }>;
+    posters: Array<{ id: number; downloads: number }>;
+  }) => ({
+    categories: t.categories.map((c) => ({ id: c.id, downloads: c.downloads })),
+    posters: t.posters.map((p) => ({ id: p.id, downloads: p.downloads })),
+  });
+
+  it('rank categories and posters by the downloads of the period', async () => {
+    const t = await get('/dashboard/top?fromDate=2025-03-01&toDate=2025-03-15');
+    expect(pick(t)).toEqual(await topSql('2025-03-01', '2025-03-15'));
+    expect(t.categories.length).toBeGreaterThan(1);
+    expect(t.posters).toHaveLength(5);
+    expect(t.posters[0]).toMatchObject({
+      poster: expect.stringMatching(/^\/media\/posters\//),
+      category: { id: expect.any(Number), name: expect.any(String) },
+      masterApp: { id: expect.any(Number), name: expect.stringMatching(/^Trend App/) },
+    });
+    expect(t.categories[0].name).toEqual(expect.any(String));
+  });
+
+  it('narrow to an app, all time, and the last days', async () => {
+    expect(pick(await get(`/dashboard/top?masterAppId=${appB}`))).toEqual(
+      await topSql(undefined, undefined, appB),
+    );
+    expect(pick(await get('/dashboard/top?toDate=2025-03-05'))).toEqual(
+      await topSql(undefined, '2025-03-05'),
+    );
+    const recent = await get('/dashboard/top?inDays=7&limit=20');
+    expect(recent.posters).toEqual([expect.objectContaining({ downloads: 50 })]);
+    expect(recent.posters[0].specialDay).toEqual({ id: days['Old Fair'], name: 'Old Fair' });
+    expect(await get('/dashboard/top?fromDate=2030-01-01')).toEqual({
+      categories: [],
+      posters: [],
+    });
+  });
+});
+
+describe('next special days and the calendar', () => {
+  async function activeSql(dayId: number, appId: number) {
+    const r = await sql<{ n: number }>`select count(*) as n from posters
+      where special_day_id = ${dayId} and master_app_id = ${appId} and status = 'ACTIVE'`.execute(
+      db,
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  it('list ACTIVE special days by next date with active posters per app', async () => {
+    const { result } = await get('/dashboard/special-days?fromDate=2025-03-11&limit=10');
+    const ours = result.filter((d: { id: number }) => Object.values(days).includes(d.id));
+    expect(ours.map((d: { name: string; date: string }) => [d.name, d.date])).toEqual([
+      ['Gudi Padwa', '2025-03-12'],
+      ['Year End', '2025-12-31'],
+      ['Holi', '2026-03-10'],
+      ['Leap Day', '2028-02-29'],
+    ]);
+    for (const d of ours) {
+      let total = 0;
+      for (const a of d.apps) {
+        expect(a.activePosters, `${d.name} ${a.name}`).toBe(await activeSql(d.id, a.id));
+        total += a.activePosters;
+      }
+      expect(d.activePosters).toBe(total);
+    }
+    const holi = ours.find((d: { name: string }) => d.name === 'Holi');
+    expect(holi.activePosters).toBe(3);
+    // Year End's only poster is PENDING: flagged by zero.
+    expect(ours.find((d: { name: string }) => d.name === 'Year End').activePosters).toBe(0);
+  });
+
+  it('narrow the apps to one and take the limit', async () => {
+    const { result } = await get(
+      `/dashboard/special-days?fromDate=2025-03-10&limit=1&masterAppId=${appA}`,
+    );
+    expect(result).toHaveLength(1);
+    expect(result[0]).toMatchObject({ name: 'Holi', date: '2025-03-10', activePosters: 2 });
+    expect(result[0].apps).toEqual([{ id: appA, name: 'Trend App A', activePosters: 2 }]);
+  });
+
+  it('answer a month of special days, every status, with their counts', async () => {
+    const march = await get('/special-day/calendar?month=3');
+    expect(march.month).toBe(3);
+    expect(march.result.map((d: { name: string }) => d.name)).toEqual([
+      'Holi',
+      'Gudi Padwa',
+      'Old Fair',
+    ]);
+    for (const d of march.result) {
+      expect(d.apps).toHaveLength(2);
+      for (const a of d.apps) expect(a.activePosters).toBe(await activeSql(d.id, a.id));
+    }
+    expect(march.result[2]).toMatchObject({ status: 'DEACTIVE', activePosters: 1 });
+    expect((await get('/special-day/calendar?month=2')).result).toEqual([
+      expect.objectContaining({ name: 'Leap Day', day: 29, activePosters: 0 }),
+    ]);
+    expect((await get('/special-day/calendar?month=7')).result).toEqual([]);
+  });
+});
+
+describe('input and access', () => {
+  it('refuse bad values with 400 naming the field', async () => {
+    const cases: Array<[string, string]> = [
+      ['/dashboard/trends?bucket=year', 'bucket'],
+      ['/dashboard/trends?inDays=0', 'inDays'],
+      ['/dashboard/trends?fromDate=2025-02-30', 'fromDate'],
+      ['/dashboard/trends?fromDate=2025-03-02&toDate=2025-03-01', 'toDate'],
+      ['/dashboard/trends?inDays=7&fromDate=2025-01-01', 'inDays'],
+      ['/dashboard/trends?masterAppId=x', 'masterAppId'],
+      ['/dashboard/trends?limit=5', 'limit'],
+      ['/dashboard/top?limit=0', 'limit'],
+      ['/dashboard/top?limit=21', 'limit'],
+      ['/dashboard/top?bucket=day', 'bucket'],
+      ['/dashboard/special-days?limit=51', 'limit'],
+      ['/dashboard/special-days?fromDate=soon', 'fromDate'],
+      ['/dashboard/special-days?inDays=3', 'inDays'],
+      ['/special-day/calendar?month=13', 'month'],
+      ['/special-day/calendar?month=0', 'month'],
+      ['/special-day/calendar', 'month'],
+      ['/special-day/calendar?month=3&year=2025', 'year'],
+    ];
+    for (const [url, field] of cases) {
+      const res = await s.api({ method: 'GET', url, token: s.adminToken });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+      const body = res.json();
+      expect(
+        body.details.map((d: { path: string }) => d.path),
+        url,
+      ).toEqual([field]);
+      expect(body.message, url).toContain(field);
+    }
+  });
+
+  it('need dashboard VIEW for the trends and specialDay VIEW for the calendar', async () => {
+    const dashboardCalls = ['/dashboard/trends', '/dashboard/top', '/dashboard/special-days'];
+    const none = await s.staff({ specialDay: ['VIEW'], poster: ['VIEW'] });
+    for (const url of dashboardCalls) {
+      expect((await s.api({ method: 'GET', url, token: none.token })).statusCode, url).toBe(403);
+      expect((await s.api({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+    const viewer = await s.staff({ dashboard: ['VIEW'] });
+    for (const url of dashboardCalls) await get(url, viewer.token);
+    const calendar = '/special-day/calendar?month=3';
+    expect((await s.api({ method: 'GET', url: calendar, token: viewer.token })).statusCode).toBe(
+      403,
+    );
+    await get(calendar, none.token);
+  });
+
+  it('drop a poster’s downloads with the poster', async () => {
+    const id = await insertPoster({
+      app: appA,
+      category: categories[0]!,
+      createdAt: '2024-06-01T00:00:00.000Z',
+    });
+    await db
+      .insertInto('posterDownloads')
+      .values({ posterId: id, day: '2024-06-02', n: 4 })
+      .execute();
+    await db.deleteFrom('posters').where('id', '=', id).execute();
+    const left = await db
+      .selectFrom('posterDownloads')
+      .select('day')
+      .where('posterId', '=', id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+});

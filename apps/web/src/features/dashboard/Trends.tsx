@@ -1,0 +1,367 @@
+/**
+ * The dashboard's trends, loaded lazily below the counts (Recharts is most of this chunk):
+ * downloads, new posters and users over time, the most downloaded categories and posters, and the
+ * next special days with their active posters. Every card links to the list behind it.
+ */
+import '@mantine/charts/styles.css';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { AreaChart, BarChart } from '@mantine/charts';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { Link, useNavigate } from 'react-router';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { TREND_BUCKETS, TREND_MAX_BUCKETS, type TrendBucket } from '@master-admin/contract';
+import { errorText } from '../../lib/api';
+import { formatDate, formatNumber } from '../../lib/format';
+import { useListParams } from '../../lib/list';
+import { Thumbnail } from '../../components/Thumbnail';
+import { ChartCard } from './ChartCard';
+import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
+
+const BUCKET_LABELS: Record<TrendBucket, string> = { day: 'Day', week: 'Week', month: 'Month' };
+const BUCKET_DAYS: Record<TrendBucket, number> = { day: 1, week: 7, month: 28 };
+
+/** How many days the chosen period spans, when it has both ends. */
+function periodDays(f: PeriodFilters): number | undefined {
+  if (f.inDays) return Number(f.inDays) + 1;
+  if (f.fromDate && f.toDate) return dayjs(f.toDate).diff(dayjs(f.fromDate), 'day') + 1;
+  return undefined;
+}
+
+function bucketLabel(bucket: TrendBucket, start: string): string {
+  if (bucket === 'month') return dayjs(start).format('MMM YYYY');
+  if (bucket === 'week') return `Week of ${dayjs(start).format('D MMM')}`;
+  return dayjs(start).format('D MMM');
+}
+
+/** A card's place while its numbers load, or the error with a retry. */
+function pending(query: UseQueryResult, what: string, height: number) {
+  if (query.isError) {
+    return (
+      <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`Could not load ${what}`}>
+        <Group justify="space-between">
+          <Text size="sm">{errorText(query.error)}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+  return query.data ? undefined : <Skeleton h={height} />;
+}
+
+export default function Trends(props: { filters: PeriodFilters }) {
+  const { filters: own, setFilter } = useListParams(['bucket'] as const);
+  const bucket = (TREND_BUCKETS as readonly string[]).includes(own.bucket)
+    ? (own.bucket as TrendBucket)
+    : undefined;
+  const trend = useTrend(props.filters, bucket);
+  const top = useTop(props.filters);
+  const app = props.filters.masterAppId;
+  const shown = trend.data?.bucket ?? bucket;
+  // A chosen period longer than the server answers in one bucket size: that size is not offered.
+  const days = periodDays(props.filters);
+  const tooMany = (b: TrendBucket) =>
+    days !== undefined && days / BUCKET_DAYS[b] > TREND_MAX_BUCKETS - 1;
+
+  return (
+    <Stack mt="xl" gap="md">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <div>
+          <Title order={3}>Trends</Title>
+          {trend.data && (
+            <Text size="sm" c="dimmed">
+              {formatDate(trend.data.from)} to {formatDate(trend.data.to)}, in UTC
+              {trend.data.bucket === 'week' ? ' (weeks start on Monday)' : ''}
+            </Text>
+          )}
+        </div>
+        <Group gap="xs" role="group" aria-label="Group by">
+          {TREND_BUCKETS.map((b) => (
+            <Button
+              key={b}
+              size="compact-sm"
+              radius="xl"
+              variant={shown === b ? 'light' : 'default'}
+              aria-pressed={shown === b}
+              disabled={tooMany(b)}
+              onClick={() => setFilter('bucket', b)}
+            >
+              {BUCKET_LABELS[b]}
+            </Button>
+          ))}
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <DownloadsCard trend={trend} app={app} />
+        <NewRowsCard trend={trend} app={app} />
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <TopCategoriesCard top={top} app={app} />
+        <TopPostersCard top={top} />
+        <UpcomingDaysCard app={app} />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+type TrendQuery = ReturnType<typeof useTrend>;
+type TopQuery = ReturnType<typeof useTop>;
+
+function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
+  const data = trend.data;
+  const points = (data?.points ?? []).map((p) => ({
+    ...p,
+    label: bucketLabel(data!.bucket, p.start),
+  }));
+  return (
+    <ChartCard
+      title="Downloads"
+      testId="trend-downloads"
+      link={{
+        to: hrefTo('/poster', { masterAppId: app, sort: '-downloadCount' }),
+        label: 'Most downloaded posters',
+      }}
+      status={pending(trend, 'the downloads', 240)}
+      table={{
+        caption: 'Poster downloads per period',
+        columns: ['Period', 'Downloads'],
+        rows: points.map((p) => [p.label, formatNumber(p.downloads)]),
+      }}
+    >
+      <AreaChart
+        h={240}
+        data={points}
+        dataKey="label"
+        series={[{ name: 'downloads', label: 'Downloads', color: 'orange.6' }]}
+        curveType="monotone"
+        withDots={points.length <= 31}
+        valueFormatter={formatNumber}
+        areaChartProps={{ accessibilityLayer: false }}
+      />
+    </ChartCard>
+  );
+}
+
+function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
+  const data = trend.data;
+  const points = (data?.points ?? []).map((p) => ({
+    ...p,
+    label: bucketLabel(data!.bucket, p.start),
+  }));
+  return (
+    <ChartCard
+      title="New posters and users"
+      testId="trend-new"
+      footer={
+        <Anchor component={Link} to={hrefTo('/users', { masterAppId: app })} size="sm">
+          Newest users
+        </Anchor>
+      }
+      link={{ to: hrefTo('/poster', { masterAppId: app }), label: 'Newest posters' }}
+      status={pending(trend, 'the new posters and users', 240)}
+      table={{
+        caption: 'New posters and new users per period',
+        columns: ['Period', 'New posters', 'New users'],
+        rows: points.map((p) => [p.label, formatNumber(p.posters), formatNumber(p.users)]),
+      }}
+    >
+      <BarChart
+        h={240}
+        data={points}
+        dataKey="label"
+        series={[
+          { name: 'posters', label: 'Posters', color: 'teal.6' },
+          { name: 'users', label: 'Users', color: 'indigo.6' },
+        ]}
+        withLegend
+        valueFormatter={formatNumber}
+        barChartProps={{ accessibilityLayer: false }}
+      />
+    </ChartCard>
+  );
+}
+
+function TopCategoriesCard({ top, app }: { top: TopQuery; app: string }) {
+  const navigate = useNavigate();
+  const rows = top.data?.categories ?? [];
+  const to = (id: number) =>
+    hrefTo('/poster', { categoryId: id, masterAppId: app, sort: '-downloadCount' });
+  const empty = top.data && rows.length === 0;
+  return (
+    <ChartCard
+      title="Top categories"
+      testId="top-categories"
+      link={{ to: '/category', label: 'All categories' }}
+      status={pending(top, 'the top categories', 200) ?? (empty ? <NoDownloads /> : undefined)}
+      table={{
+        caption: 'Categories by downloads in the period',
+        columns: ['Category', 'Downloads'],
+        rows: rows.map((c) => [
+          <Anchor key={c.id} component={Link} to={to(c.id)} size="sm">
+            {c.name}
+          </Anchor>,
+          formatNumber(c.downloads),
+        ]),
+      }}
+    >
+      <BarChart
+        h={Math.max(120, rows.length * 40)}
+        data={rows}
+        dataKey="name"
+        orientation="vertical"
+        yAxisProps={{ width: 90 }}
+        series={[{ name: 'downloads', label: 'Downloads', color: 'grape.6' }]}
+        valueFormatter={formatNumber}
+        barChartProps={{ accessibilityLayer: false }}
+        barProps={{
+          cursor: 'pointer',
+          onClick: (_: unknown, index: number) => {
+            const c = rows[index];
+            if (c) void navigate(to(c.id));
+          },
+        }}
+      />
+    </ChartCard>
+  );
+}
+
+function NoDownloads() {
+  return (
+    <Text size="sm" c="dimmed" py="md">
+      No downloads recorded in this period.
+    </Text>
+  );
+}
+
+function TopPostersCard({ top }: { top: TopQuery }) {
+  const rows = top.data?.posters ?? [];
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="top-posters">
+      <Group justify="space-between" mb="sm">
+        <Text fw={600}>Top posters</Text>
+        <Anchor component={Link} to="/poster?sort=-downloadCount" size="sm">
+          All posters
+        </Anchor>
+      </Group>
+      {pending(top, 'the top posters', 200) ??
+        (rows.length === 0 ? (
+          <NoDownloads />
+        ) : (
+          <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {rows.map((p) => (
+              <Group key={p.id} component="li" gap="sm" wrap="nowrap">
+                <Thumbnail src={p.poster} alt="" size={40} />
+                <div style={{ flex: 1, minWidth: 0 }}>
+                  <Anchor
+                    component={Link}
+                    to={hrefTo('/poster', {
+                      categoryId: p.category.id,
+                      masterAppId: p.masterApp.id,
+                      sort: '-downloadCount',
+                    })}
+                    size="sm"
+                    fw={500}
+                  >
+                    Poster #{p.id} · {p.category.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" truncate>
+                    {p.masterApp.name}
+                    {p.specialDay ? ` · ${p.specialDay.name}` : ''}
+                  </Text>
+                </div>
+                <Text size="sm" fw={600}>
+                  {formatNumber(p.downloads)}
+                  <Text span size="xs" c="dimmed" fw={400}>
+                    {' '}
+                    downloads
+                  </Text>
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        ))}
+    </Paper>
+  );
+}
+
+function UpcomingDaysCard({ app }: { app: string }) {
+  const days = useUpcomingSpecialDays(app);
+  const rows = days.data?.result ?? [];
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="upcoming-days">
+      <Group justify="space-between" mb="sm">
+        <Text fw={600}>Next special days</Text>
+        <Anchor component={Link} to="/special-day?view=calendar" size="sm">
+          Calendar
+        </Anchor>
+      </Group>
+      {pending(days, 'the next special days', 200) ??
+        (rows.length === 0 ? (
+          <Text size="sm" c="dimmed" py="md">
+            No active special days.
+          </Text>
+        ) : (
+          <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {rows.map((d) => (
+              <li key={d.id}>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Anchor
+                    component={Link}
+                    to={hrefTo('/poster', {
+                      specialDayId: d.id,
+                      masterAppId: app,
+                    })}
+                    size="sm"
+                    fw={500}
+                  >
+                    {d.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(d.date)}
+                  </Text>
+                </Group>
+                <Group gap={6} mt={2}>
+                  {d.activePosters === 0 ? (
+                    <Badge color="red" variant="light" size="sm">
+                      No active posters
+                    </Badge>
+                  ) : (
+                    <Text size="xs">{formatNumber(d.activePosters)} active posters</Text>
+                  )}
+                  {d.apps.map((a) => (
+                    <Text
+                      key={a.id}
+                      size="xs"
+                      c={
+                        a.activePosters === 0
+                          ? 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))'
+                          : 'dimmed'
+                      }
+                    >
+                      {a.name}: {a.activePosters}
+                    </Text>
+                  ))}
+                </Group>
+              </li>
+            ))}
+          </Stack>
+        ))}
+    </Paper>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * Dashboard trends and the special-day calendar in Chromium: rows written straight into the
+ * database (posters, their per-day downloads, users, special days), then the charts, their table
+ * views and the calendar must show them, and lead to the posters behind them.
+ */
+import type { Page } from '@playwright/test';
+import { expect, expectNoA11yViolations, now, signIn, test, unique, type Sql } from './fixtures.ts';
+
+const DAY_MS = 86_400_000;
+const dayAfter = (n: number) => new Date(Date.now() + n * DAY_MS).toISOString().slice(0, 10);
+
+async function insert(sql: Sql, text: string, params: unknown[]): Promise<number> {
+  return Number((await sql.one<{ id: number }>(`${text} returning id`, params)).id);
+}
+
+/** Two apps, a category, two special days soon (one without posters), posters and downloads. */
+async function seed(sql: Sql) {
+  const at = now();
+  const apps = [unique('Trend App'), unique('Trend App')];
+  const appIds = [];
+  for (const name of apps) {
+    appIds.push(
+      await insert(sql, 'insert into master_apps (name, created_at, updated_at) values (?, ?, ?)', [
+        name,
+        at,
+        at,
+      ]),
+    );
+  }
+  const category = unique('Trend Category');
+  const categoryId = await insert(
+    sql,
+    `insert into categories (name, download_count, status, created_at, updated_at)
+     values (?, 0, 'ACTIVE', ?, ?)`,
+    [category, at, at],
+  );
+  // Special days a few days ahead (UTC), so they are among the next ones.
+  const soon = dayAfter(2);
+  const days: Array<{ id: number; name: string; date: string }> = [];
+  for (const date of [soon, dayAfter(3)]) {
+    const name = unique('Trend Day');
+    const id = await insert(
+      sql,
+      `insert into special_days (name, month, day, year, status, created_at, updated_at)
+       values (?, ?, ?, null, 'ACTIVE', ?, ?)`,
+      [name, Number(date.slice(5, 7)), Number(date.slice(8, 10)), at, at],
+    );
+    days.push({ id, name, date });
+  }
+  const [admin] = await sql.all<{ id: number }>(
+    "select id from accounts where role = 'SUPER_ADMIN'",
+  );
+  const posterIds = [];
+  for (const appId of appIds) {
+    posterIds.push(
+      await insert(
+        sql,
+        `insert into posters (master_app_id, category_id, special_day_id, account_id, top_def_num,
+           self_def_num, bottom_def_num, poster, download_count, status, position, created_at,
+           updated_at)
+         values (?, ?, ?, ?, 1, 1, 1, ?, 0, 'ACTIVE', 'LEFT', ?, ?)`,
+        [appId, categoryId, days[0]!.id, admin!.id, `posters/e2/${unique('p')}.webp`, at, at],
+      ),
+    );
+  }
+  // Downloads on each of the last five days: 10, 20, 30, 40, 50 for the first poster.
+  for (let i = 1; i <= 5; i++) {
+    await sql.all('insert into poster_downloads (poster_id, day, n) values (?, ?, ?)', [
+      posterIds[0],
+      dayAfter(-i),
+      i * 10,
+    ]);
+  }
+  return { apps, appIds, category, categoryId, days };
+}
+
+async function openTrends(page: Page) {
+  await signIn(page);
+  await page.getByRole('heading', { name: 'Trends', level: 3 }).scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('trend-downloads').locator('.recharts-surface')).toBeVisible();
+}
+
+test('the dashboard charts the database’s downloads and links to the posters behind them', async ({
+  page,
+  sql,
+}) => {
+  const data = await seed(sql);
+  await page.goto('/');
+  await openTrends(page);
+  await page.getByRole('button', { name: 'Last N days' }).click();
+  await expect(page).toHaveURL(/inDays=30/);
+
+  // The table view holds the same numbers, day by day.
+  const downloads = page.getByTestId('trend-downloads');
+  await downloads.getByRole('button', { name: 'Show downloads as a table' }).click();
+  const threeDaysAgo = await sql.one<{ n: number | string }>(
+    'select sum(n) as n from poster_downloads where day = ?',
+    [dayAfter(-3)],
+  );
+  const label = new Date(`${dayAfter(-3)}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
+  await expect(downloads.getByRole('row', { name: new RegExp(`^${label} `) })).toContainText(
+    Number(threeDaysAgo.n).toLocaleString('en-US'),
+  );
+  await expect(page.getByTestId('trend-new').locator('.recharts-surface')).toBeVisible();
+
+  // Next special days: ours with one active poster per app, the other flagged.
+  const upcoming = page.getByTestId('upcoming-days');
+  const flagged = upcoming.getByRole('listitem').filter({ hasText: data.days[1]!.name });
+  await expect(flagged).toContainText('No active posters');
+  await expect(
+    upcoming.getByRole('listitem').filter({ hasText: data.days[0]!.name }),
+  ).toContainText('2 active posters');
+  await expectNoA11yViolations(page);
+
+  // The top category leads to its posters.
+  const top = page.getByTestId('top-categories');
+  await top.getByRole('button', { name: 'Show top categories as a table' }).click();
+  await top.getByRole('link', { name: data.category }).click();
+  await expect(page).toHaveURL(new RegExp(`/poster\\?categoryId=${data.categoryId}&`));
+  await expect(page.getByTestId('list-range')).toHaveText('1–2 of 2');
+});
+
+test('a calendar day shows its special days and opens their posters; a move by dialog and by drag', async ({
+  page,
+  sql,
+}) => {
+  const data = await seed(sql);
+  const [first, second] = data.days as [(typeof data.days)[0], (typeof data.days)[0]];
+  await signIn(page);
+  await page.goto(`/special-day?view=calendar&month=${first.date.slice(0, 7)}`);
+  const cell = page.getByTestId(`calendar-day-${Number(first.date.slice(8, 10))}`);
+  await expect(cell).toContainText(first.name);
+  await expect(cell).toContainText(`${data.apps[0]} 1`);
+  await expectNoA11yViolations(page);
+
+  // Moving the second day onto the first's date, by the dialog.
+  await page.goto(`/special-day?view=calendar&month=${second.date.slice(0, 7)}`);
+  await page.getByRole('button', { name: `Move ${second.name} to another date` }).click();
+  const dialog = page.getByRole('dialog', { name: `Move ${second.name}` });
+  await dialog.getByRole('textbox', { name: 'Day' }).fill(String(Number(first.date.slice(8, 10))));
+  await dialog.getByRole('combobox', { name: 'Month' }).click();
+  await page
+    .getByRole('option', {
+      name: new Date(`${first.date}T00:00:00Z`).toLocaleDateString('en-GB', {
+        month: 'long',
+        timeZone: 'UTC',
+      }),
+      exact: true,
+    })
+    .click();
+  await dialog.getByRole('button', { name: 'Move' }).click();
+  await page.goto(`/special-day?view=calendar&month=${first.date.slice(0, 7)}`);
+  await expect(cell).toContainText(second.name);
+
+  // And by dragging it onto another day of the month.
+  const otherDay = (Number(first.date.slice(8, 10)) % 28) + 1;
+  const target = page.getByTestId(`calendar-day-${otherDay}`);
+  await cell.getByRole('link', { name: second.name }).dragTo(target);
+  await expect(page.getByText('Special Day Updated Successfully')).toBeVisible();
+  await expect(target).toContainText(second.name);
+  await expect(cell).not.toContainText(second.name);
+
+  await cell.getByRole('link', { name: first.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/poster\\?specialDayId=${first.id}$`));
+  await expect(page.getByTestId('list-range')).toHaveText('1–2 of 2');
+});
