@@ -325,6 +325,51 @@ describe('an upgrade', () => {
   });
 });
 
+it.skipIf(TEST_DB === 'postgres')(
+  'refreshes an analyzed SQLite database’s statistics after a migration',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-stats-'));
+    const handle = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') });
+    try {
+      await migrateToLatest(handle, '0011-audit');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const raw = handle.db.withoutPlugins() as unknown as Kysely<any>;
+      const at = new Date().toISOString();
+      const banner = (i: number) => ({
+        master_app_id: app1,
+        image: `banners/00/${'0'.repeat(63)}${i}.webp`,
+        link: `https://stats.test/${i}`,
+        link_type: 'DEFAULT',
+        status: 'ACTIVE',
+        created_at: at,
+        updated_at: at,
+      });
+      const [{ id: app1 } = { id: 0 }] = await raw
+        .insertInto('master_apps')
+        .values({ name: 'Stats', created_at: at, updated_at: at })
+        .returning('id')
+        .execute();
+      await raw.insertInto('banners').values(banner(1)).execute();
+      handle.sqlite!.exec('analyze');
+      await raw
+        .insertInto('banners')
+        .values([banner(2), banner(3)])
+        .execute();
+      const rowsKnown = () =>
+        handle
+          .sqlite!.prepare("select stat from sqlite_stat1 where idx = 'banners_created'")
+          .pluck()
+          .get() as string;
+      expect(rowsKnown()).toMatch(/^1 /);
+      await migrateToLatest(handle);
+      expect(rowsKnown()).toMatch(/^3 /);
+    } finally {
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
+
 describe('keyword pages', () => {
   it('come in list order (created, then id), whether the keyword is common or rare', async () => {
     const app5 = await app('Lists Five');
