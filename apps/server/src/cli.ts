@@ -22,6 +22,7 @@ import { createStore } from './media/store.ts';
 import { checkList, rebuildList } from './db/list-structures.ts';
 import { structureOf } from './db/lists.ts';
 import { ALL_LISTS } from './features/lists.ts';
+import { checkTrendCounts } from './features/dashboard/trend-counts.ts';
 
 /** A refusal the operator can act on: printed as is, exit code 1, no stack. */
 class CliError extends Error {}
@@ -194,12 +195,15 @@ export function buildCli(): Command {
         for (const list of ALL_LISTS) {
           problems.push(...(await checkList(handle.db, handle.dialect, structureOf(list))));
         }
+        problems.push(...(await checkTrendCounts(handle.db, handle.dialect)));
         if (problems.length > 0) {
           throw new CliError(
             `${problems.join('\n')}\nRun npm run admin -- rebuild-lists to rebuild them.`,
           );
         }
-        console.log(`Every list (${ALL_LISTS.length}) agrees with its table.`);
+        console.log(
+          `Every list (${ALL_LISTS.length}) agrees with its table, and the trends' daily counts with theirs.`,
+        );
       });
     });
 

@@ -18,6 +18,7 @@ import { createBackOfficeAccount, type Grants } from '../src/features/accounts/s
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import { checkList } from '../src/db/list-structures.ts';
+import { checkTrendCounts } from '../src/features/dashboard/trend-counts.ts';
 import { structureOf } from '../src/db/lists.ts';
 import { ALL_LISTS } from '../src/features/lists.ts';
 
@@ -175,6 +176,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
         for (const list of ALL_LISTS) {
           problems.push(...(await checkList(ctx.db, ctx.dialect, structureOf(list))));
         }
+        problems.push(...(await checkTrendCounts(ctx.db, ctx.dialect)));
         if (problems.length > 0)
           throw new Error(`List structures out of step:\n${problems.join('\n')}`);
         await app.close();

@@ -36,7 +36,7 @@ async function insertApp(name: string) {
 let phone = 0;
 async function insertUser(masterAppId: number, createdAt: string, status: Status = 'ACTIVE') {
   phone += 1;
-  await db
+  const { id } = await db
     .insertInto('accounts')
     .values({
       role: 'USER',
@@ -50,7 +50,9 @@ async function insertUser(masterAppId: number, createdAt: string, status: Status
       createdAt,
       updatedAt: createdAt,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 async function insertPoster(p: {
@@ -507,5 +509,62 @@ describe('input and access', () => {
       .where('posterId', '=', id)
       .execute();
     expect(left).toEqual([]);
+  });
+});
+
+describe('the trends’ kept daily counts', () => {
+  it('follow new, moved and deleted posters, downloads and users', async () => {
+    const range = '/dashboard/trends?fromDate=2024-06-01&toDate=2024-06-30&bucket=day';
+    const check = async () => {
+      for (const app of [undefined, appA, appB]) {
+        const t = await get(app === undefined ? range : `${range}&masterAppId=${app}`);
+        await checkTrend(t, (d) => addDays(d, 1), app);
+      }
+    };
+    const first = await insertPoster({
+      app: appA,
+      category: categories[0]!,
+      createdAt: '2024-06-03T10:00:00.000Z',
+    });
+    const second = await insertPoster({
+      app: appA,
+      category: categories[1]!,
+      createdAt: '2024-06-04T23:59:59.999Z',
+    });
+    await db
+      .insertInto('posterDownloads')
+      .values([
+        { posterId: first, day: '2024-06-05', n: 4 },
+        { posterId: first, day: '2024-06-06', n: 2 },
+        { posterId: second, day: '2024-06-06', n: 9 },
+      ])
+      .execute();
+    const user = await insertUser(appB, '2024-06-07T08:00:00.000Z');
+    await check();
+    const june = await get(range);
+    expect(june.points[5]).toMatchObject({ start: '2024-06-06', downloads: 11 });
+
+    // The content app adds to a day's downloads; a poster moves to another app; a user is
+    // deleted (status) and another's creation is corrected; a poster with downloads is deleted.
+    await db
+      .updateTable('posterDownloads')
+      .set((eb) => ({ n: eb('n', '+', 5) }))
+      .where('posterId', '=', first)
+      .where('day', '=', '2024-06-05')
+      .execute();
+    await db.updateTable('posters').set({ masterAppId: appB }).where('id', '=', second).execute();
+    await db.updateTable('accounts').set({ status: 'DELETED' }).where('id', '=', user).execute();
+    const other = await insertUser(appA, '2024-06-09T08:00:00.000Z');
+    await db
+      .updateTable('accounts')
+      .set({ createdAt: '2024-06-10T08:00:00.000Z' })
+      .where('id', '=', other)
+      .execute();
+    await check();
+    await db.deleteFrom('posters').where('id', '=', first).execute();
+    await check();
+    const after = await get(range);
+    expect(after.points[4]).toMatchObject({ start: '2024-06-05', downloads: 0 });
+    expect(after.points[5]).toMatchObject({ start: '2024-06-06', downloads: 9 });
   });
 });

@@ -14,6 +14,7 @@ import { staff } from './migrations/0010-staff.ts';
 import { audit } from './migrations/0011-audit.ts';
 import { trends } from './migrations/0012-trends.ts';
 import { staffSearch } from './migrations/0013-staff-search.ts';
+import { trendCounts } from './migrations/0014-trend-counts.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -31,6 +32,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0011-audit': audit(d),
     '0012-trends': trends(d),
     '0013-staff-search': staffSearch(d),
+    '0014-trend-counts': trendCounts(d),
   };
 }
 

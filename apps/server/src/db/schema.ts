@@ -280,6 +280,15 @@ export interface PosterDownloadTable {
   n: number;
 }
 
+/** Kept by triggers (migration 0014): posters, live users and downloads per app and UTC day. */
+export interface TrendCountTable {
+  metric: 'posters' | 'users' | 'downloads';
+  masterAppId: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  n: number | string;
+}
+
 /** Rows per list and grouping set of filter values, kept by triggers (list-structures.ts). */
 export interface ListCountTable {
   list: string;
@@ -317,6 +326,7 @@ export interface Database {
   specialDays: SpecialDayTable;
   posters: PosterTable;
   posterDownloads: PosterDownloadTable;
+  trendCounts: TrendCountTable;
   videos: VideoTable;
   banners: BannerTable;
   blogs: BlogTable;

@@ -43,7 +43,7 @@ function parse(day: string): Date {
 function format(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
-function addDays(day: string, n: number): string {
+export function addDays(day: string, n: number): string {
   const d = parse(day);
   d.setUTCDate(d.getUTCDate() + n);
   return format(d);

@@ -31,6 +31,7 @@ import {
   daysBetween,
   defaultBucket,
   today,
+  addDays,
 } from './period.ts';
 
 const PERIOD =
@@ -53,7 +54,7 @@ function nextDate(month: number, day: number, from: string): string {
 }
 
 const trendRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, dialect, media, database } = app.ctx;
+  const { db, media, database } = app.ctx;
   // The grouped counts may read many index entries: on the read pool, like list reads, so they
   // never hold the request thread (SQLite) or the pool of sign-in and writes (PostgreSQL).
   type Counted = { day: string; n: number | string };
@@ -131,38 +132,41 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       const createdFrom = given !== undefined ? created.from : `${from}T00:00:00.000Z`;
       const createdTo = created.to;
 
-      const day = (column: string) => dialect.utcDay(column);
-      const [posters = [], users = [], downloads = []] = (await database.reads.run([
+      // Whole days come from the kept counts (trend_counts, migration 0014); a period that starts
+      // within a day (inDays, from now) counts that first day's rows from its start.
+      const firstDay = createdFrom!.slice(0, 10);
+      const partial = !createdFrom!.endsWith('T00:00:00.000Z');
+      const keptFrom = partial ? addDays(firstDay, 1) : firstDay;
+      const keptTo = createdTo === undefined ? to : createdTo.slice(0, 10);
+      const kept = (metrics: Array<'posters' | 'users' | 'downloads'>, lo: string, hi: string) =>
         db
-          .selectFrom('posters')
-          .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
+          .selectFrom('trendCounts')
+          .select((eb) => ['metric', 'day', eb.fn.sum<number>('n').as('n')])
+          .where('metric', 'in', metrics)
+          .where('day', '>=', lo)
+          .where('day', '<=', hi)
           .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
-          .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
-          .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
-          .groupBy(day('createdAt'))
-          .compile(),
+          .groupBy(['metric', 'day'])
+          .compile();
+      const partialDay = (table: 'posters' | 'accounts') =>
         db
-          .selectFrom('accounts')
-          .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<number>().as('n')])
-          // The rows the dashboard's counts count: end users that are not DELETED.
-          .where('role', '=', sql.lit('USER'))
-          .where('status', '<>', sql.lit('DELETED'))
-          .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
-          .$if(createdFrom !== undefined, (qb) => qb.where('createdAt', '>=', createdFrom!))
-          .$if(createdTo !== undefined, (qb) => qb.where('createdAt', '<=', createdTo!))
-          .groupBy(day('createdAt'))
-          .compile(),
-        db
-          .selectFrom('posterDownloads as d')
-          .$if(appId !== undefined, (qb) =>
-            qb.innerJoin('posters as p', 'p.id', 'd.posterId').where('p.masterAppId', '=', appId!),
+          .selectFrom(table)
+          .select((eb) => [sql.lit(firstDay).as('day'), eb.fn.countAll<number>().as('n')])
+          .$if(table === 'accounts', (qb) =>
+            qb.where('role', '=', sql.lit('USER')).where('status', '<>', sql.lit('DELETED')),
           )
-          .select((eb) => ['d.day as day', eb.fn.sum<number>('d.n').as('n')])
-          .where('d.day', '>=', from)
-          .where('d.day', '<=', to)
-          .groupBy('d.day')
-          .compile(),
-      ])) as Counted[][];
+          .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+          .where('createdAt', '>=', createdFrom!)
+          .where('createdAt', '<', `${keptFrom}T00:00:00.000Z`)
+          .compile();
+      const [counted = [], downloads = [], postersFirst = [], usersFirst = []] =
+        (await database.reads.run([
+          kept(['posters', 'users'], keptFrom, keptTo),
+          kept(['downloads'], from, to),
+          ...(partial ? [partialDay('posters'), partialDay('accounts')] : []),
+        ])) as Array<Array<Counted & { metric?: string }>>;
+      const posters = [...counted.filter((r) => r.metric === 'posters'), ...postersFirst];
+      const users = [...counted.filter((r) => r.metric === 'users'), ...usersFirst];
 
       const starts = bucketStarts(bucket, from, to);
       const points = new Map(
