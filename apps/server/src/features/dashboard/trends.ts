@@ -1,8 +1,9 @@
 /**
  * The dashboard's trends (issue #11): downloads, new posters and new users per day, week or month;
  * the top categories and posters by downloads; the next special days with their active posters.
- * Downloads are the per-day rows the content app writes (`poster_downloads`); the indexes each
- * query reads are named in migration 0012.
+ * Downloads are the per-day rows the content app writes (`poster_downloads`). The series read
+ * the daily counts kept by triggers (`trend_counts`, migration 0014); the top lists and the
+ * special days read the indexes named in migration 0012.
  */
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
