@@ -29,7 +29,15 @@ const MAIN_LINKS = [
   'Settings',
   'Account',
 ];
-const MORE_LINKS = ['Blogs', 'FAQs', 'Special Days', 'Contact Us', 'Menus', 'Login History'];
+const MORE_LINKS = [
+  'Blogs',
+  'FAQs',
+  'Special Days',
+  'Contact Us',
+  'Menus',
+  'Audit Log',
+  'Login History',
+];
 
 const token = (page: import('@playwright/test').Page) =>
   page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));

@@ -4,7 +4,7 @@
  * "Access Denied!" on banners; the owner revokes it and the staff member's next action is refused;
  * the owner sets a new password and the staff member's session ends.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   baseUrl,
   expect,
@@ -23,6 +23,15 @@ async function saveGrid(page: Page) {
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expectToast(page, 'Successfully Updated.');
   await expect(page.getByText('No unsaved changes')).toBeVisible();
+}
+
+/**
+ * Clicks a switch: its input is visually hidden (a forced click), so it is centred first, where
+ * neither the sticky header nor the grid's sticky footer covers it.
+ */
+async function flip(toggle: Locator) {
+  await toggle.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await toggle.click({ force: true });
 }
 
 test('the owner adds a staff member, grants, revokes and resets the password', async ({
@@ -54,7 +63,7 @@ test('the owner adds a staff member, grants, revokes and resets the password', a
   await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
   const categoryView = page.getByRole('switch', { name: 'Categories: View' });
   await expect(categoryView).not.toBeChecked();
-  await categoryView.click({ force: true });
+  await flip(categoryView);
   await expect(page.getByText('1 unsaved change')).toBeVisible();
   await saveGrid(page);
   await expect(categoryView).toBeChecked();
@@ -73,8 +82,8 @@ test('the owner adds a staff member, grants, revokes and resets the password', a
   await openArea(staff, 'Category List', 'Categories');
 
   // The owner revokes it, switch by switch this time.
-  await page.getByRole('switch', { name: 'Save each change at once' }).click({ force: true });
-  await categoryView.click({ force: true });
+  await flip(page.getByRole('switch', { name: 'Save each change at once' }));
+  await flip(categoryView);
   await expectToast(page, 'Status Updated Successfully');
   await expect(categoryView).not.toBeChecked();
 
