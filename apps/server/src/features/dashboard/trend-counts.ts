@@ -9,6 +9,7 @@ import { trendCountsFromTables } from '../../db/migrations/0014-trend-counts.ts'
 
 type Counted = { metric: string; app: number; day: string; n: number | string };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw SQL, as the lists' check
 export async function checkTrendCounts(db: Kysely<any>, d: Dialect): Promise<string[]> {
   const expected = await sql
     .raw<Counted>(
