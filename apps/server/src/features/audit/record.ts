@@ -163,6 +163,30 @@ export async function audited<T>(
 }
 
 /**
+ * Changes one row's columns (and its `updatedAt`) with the change recorded as `action`: the one
+ * way for a route's "set these fields of row `id`". Answers whether the row was there.
+ */
+export async function updateAudited(
+  db: Db,
+  request: FastifyRequest,
+  target: { area: AuditArea; table: AuditedTable; action: AuditAction; id: number },
+  set: Record<string, unknown>,
+): Promise<boolean> {
+  const { id, ...rest } = target;
+  const { numUpdatedRows } = await audited(db, request, { ...rest, ids: [id] }, (trx) =>
+    (trx as unknown as Kysely<Record<AuditedTable, { id: number; updatedAt: string }>>)
+      .updateTable(target.table)
+      .set({ ...set, updatedAt: now() })
+      .where('id', '=', id)
+      .executeTakeFirst(),
+  );
+  return numUpdatedRows > 0n;
+}
+
+/** Tables whose rows routes change field by field (each has `id` and `updatedAt`). */
+type AuditedTable = 'banners' | 'blogs' | 'posters' | 'videos';
+
+/**
  * For a statement that may touch any row of a table (every special day's year): records one
  * entry per row of `before` that it changed, comparing with the rows as they are now.
  */

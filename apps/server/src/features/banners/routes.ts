@@ -17,7 +17,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
-import { audited, auditedCreate } from '../audit/record.ts';
+import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -155,18 +155,16 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const { numUpdatedRows } = await audited(db, request, audit('UPDATE', id), (trx) =>
-        trx
-          .updateTable('banners')
-          .set({
-            link: request.body.link ?? null,
-            linkType: request.body.linkType,
-            updatedAt: now(),
-          })
-          .where('id', '=', id)
-          .executeTakeFirst(),
+      const found = await updateAudited(
+        db,
+        request,
+        { area: 'banners', table: 'banners', action: 'UPDATE', id },
+        {
+          link: request.body.link ?? null,
+          linkType: request.body.linkType,
+        },
       );
-      if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
+      if (!found) throw notFound(MESSAGES.bannerNotFound);
       return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
     },
   );
@@ -185,14 +183,15 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const { numUpdatedRows } = await audited(db, request, audit('STATUS', id), (trx) =>
-        trx
-          .updateTable('banners')
-          .set({ status: request.body.status, updatedAt: now() })
-          .where('id', '=', id)
-          .executeTakeFirst(),
+      const found = await updateAudited(
+        db,
+        request,
+        { area: 'banners', table: 'banners', action: 'STATUS', id },
+        {
+          status: request.body.status,
+        },
       );
-      if (numUpdatedRows === 0n) throw notFound(MESSAGES.bannerNotFound);
+      if (!found) throw notFound(MESSAGES.bannerNotFound);
       return { message: MESSAGES.statusUpdated, result: await findBanner(request.params.id) };
     },
   );

@@ -17,7 +17,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
-import { audited, auditedCreate } from '../audit/record.ts';
+import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { hasVisibleContent, mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
@@ -195,18 +195,13 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { title, author, shortDesc, date } = request.body;
       const desc = request.body.desc === undefined ? undefined : cleanDesc(request.body.desc);
-      const { numUpdatedRows } = await audited(
+      const found = await updateAudited(
         db,
         request,
-        { area: 'blogs', table: 'blogs', action: 'UPDATE', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .updateTable('blogs')
-            .set({ title, author, shortDesc, desc, date, updatedAt: now() })
-            .where('id', '=', request.params.id)
-            .executeTakeFirst(),
+        { area: 'blogs', table: 'blogs', action: 'UPDATE', id: request.params.id },
+        { title, author, shortDesc, desc, date },
       );
-      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      if (!found) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.blogUpdated, result: await findBlog(request.params.id) };
     },
   );
@@ -265,18 +260,13 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await audited(
+      const found = await updateAudited(
         db,
         request,
-        { area: 'blogs', table: 'blogs', action: 'STATUS', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .updateTable('blogs')
-            .set({ status: request.body.status, updatedAt: now() })
-            .where('id', '=', request.params.id)
-            .executeTakeFirst(),
+        { area: 'blogs', table: 'blogs', action: 'STATUS', id: request.params.id },
+        { status: request.body.status },
       );
-      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      if (!found) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.statusUpdated, result: await findBlog(request.params.id) };
     },
   );
@@ -294,18 +284,13 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { numUpdatedRows } = await audited(
+      const found = await updateAudited(
         db,
         request,
-        { area: 'blogs', table: 'blogs', action: 'UPDATE', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .updateTable('blogs')
-            .set({ popular: request.body.popular, updatedAt: now() })
-            .where('id', '=', request.params.id)
-            .executeTakeFirst(),
+        { area: 'blogs', table: 'blogs', action: 'UPDATE', id: request.params.id },
+        { popular: request.body.popular },
       );
-      if (numUpdatedRows === 0n) throw notFound(MESSAGES.blogNotFound);
+      if (!found) throw notFound(MESSAGES.blogNotFound);
       return { message: MESSAGES.successfullyUpdated, result: await findBlog(request.params.id) };
     },
   );

@@ -24,7 +24,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
-import { audited } from '../audit/record.ts';
+import { audited, updateAudited } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
@@ -300,15 +300,13 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     id: number,
     set: Record<string, unknown>,
   ) {
-    const target = { area: 'posters', table: 'posters', action, ids: [id] } as const;
-    const { numUpdatedRows } = await audited(db, request, target, (trx) =>
-      trx
-        .updateTable('posters')
-        .set({ ...set, updatedAt: now() })
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    const found = await updateAudited(
+      db,
+      request,
+      { area: 'posters', table: 'posters', action, id },
+      set,
     );
-    if (numUpdatedRows === 0n) throw notFound(MESSAGES.posterNotFound);
+    if (!found) throw notFound(MESSAGES.posterNotFound);
     return findPoster(id);
   }
 

@@ -33,7 +33,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
-import { audited, auditedCreate } from '../audit/record.ts';
+import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
@@ -203,15 +203,13 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     id: number,
     set: Record<string, unknown>,
   ) {
-    const target = { area: 'videos', table: 'videos', action, ids: [id] } as const;
-    const { numUpdatedRows } = await audited(db, request, target, (trx) =>
-      trx
-        .updateTable('videos')
-        .set({ ...set, updatedAt: now() })
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    const found = await updateAudited(
+      db,
+      request,
+      { area: 'videos', table: 'videos', action, id },
+      set,
     );
-    if (numUpdatedRows === 0n) throw notFound(MESSAGES.videoNotFound);
+    if (!found) throw notFound(MESSAGES.videoNotFound);
     return findVideo(id);
   }
 
