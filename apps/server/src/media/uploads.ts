@@ -2,14 +2,14 @@
  * The one upload path. A route declares its file fields (`config.uploads`); each file part is
  * streamed to a temporary file while its size is counted and its first bytes checked, so nothing
  * is held whole in memory and a wrong or oversized file is refused before it is read to the end.
- * The same pass hashes the bytes (SHA-256), so a stored file can be named by its content without
- * reading it again. Handlers then take the checked upload with `upload(request, field)` and store
+ * The same pass hashes the bytes (SHA-256, on a thread of its own: hash-thread.ts), so a stored
+ * file can be named by its content without reading it again. Handlers then take the checked upload with `upload(request, field)` and store
  * it with `MediaService.saveImage` or `saveVideo`. Temporary files are removed when the response
  * is sent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -18,6 +18,7 @@ import { HttpError, invalidField } from '../http/errors.ts';
 import { checkPathAndQuery } from '../http/validation.ts';
 import { sniffImage, type ImageKind } from './images.ts';
 import { sniffVideo, type VideoFormat } from './videos.ts';
+import { ThreadHash } from './hash-thread.ts';
 
 export type UploadKind = 'image' | 'video';
 
@@ -172,7 +173,7 @@ export function registerUploads(
     uploads.set(field, upload);
 
     const sniff = SNIFF[kind];
-    const hash = createHash('sha256');
+    const hash = new ThreadHash();
     let head = Buffer.alloc(0);
     let checked = false;
     /** Whether `head` is of an accepted type; notes the type on the upload. */
@@ -213,8 +214,10 @@ export function registerUploads(
           );
           return;
         }
-        upload.hash = hash.digest('hex');
-        done();
+        hash.digest().then((hex) => {
+          upload.hash = hex;
+          done();
+        }, done);
       },
     });
     try {
@@ -224,6 +227,7 @@ export function registerUploads(
         fs.createWriteStream(file, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES }),
       );
     } catch (err) {
+      hash.drop();
       part.file.resume();
       throw err;
     }
