@@ -118,6 +118,24 @@ async function startS3(dir: string) {
   };
 }
 
+/** `npm run admin -- demo` on the server's database and media store. */
+async function runDemo(env: NodeJS.ProcessEnv) {
+  const demo = spawn(
+    process.execPath,
+    [path.join(REPO, 'apps', 'server', 'src', 'cli.ts'), 'demo'],
+    {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  demo.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  demo.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const code = await exited(demo);
+  if (code !== 0) throw new Error(`npm run admin -- demo exited with ${code}:\n${output}`);
+}
+
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dist = path.join(REPO, 'apps', 'web', 'dist', 'index.html');
   if (!fs.existsSync(dist)) {
@@ -154,25 +172,26 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const baseUrl = `http://127.0.0.1:${port}`;
 
     let output = '';
+    // Only what the server needs, so that no variable of the caller's shell (a DATABASE_URL,
+    // a REDIS_URL…) changes what is tested.
+    const serverEnv: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      SERVE_WEB: 'true',
+      ...s3?.env,
+    };
     child = spawn(process.execPath, [path.join(REPO, 'apps', 'server', 'src', 'main.ts')], {
       cwd: REPO,
-      // Only what the server needs, so that no variable of the caller's shell (a DATABASE_URL,
-      // a REDIS_URL…) changes what is tested.
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TMPDIR: process.env.TMPDIR,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        ...(database ? { DATABASE_URL: database.url } : {}),
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        SERVE_WEB: 'true',
-        ...s3?.env,
-      },
+      env: serverEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Kept for the error message when the start fails; warnings and errors show as they come.
@@ -187,6 +206,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     child.stderr!.on('data', collect);
 
     await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output);
+    // Every spec runs beside the demo business (issue #11: the charts render with demo data),
+    // as a new user's database would look after `npm run admin -- demo`; specs never assume an
+    // empty database.
+    await runDemo(serverEnv);
 
     process.env[ENV.baseUrl] = baseUrl;
     process.env[ENV.mediaBase] = s3 ? `${s3.env.S3_ENDPOINT}/${s3.env.S3_BUCKET}` : '/media';

@@ -116,12 +116,14 @@ test('the dashboard charts the database’s downloads and links to the posters b
   ).toContainText('2 active posters');
   await expectNoA11yViolations(page);
 
-  // The top category leads to its posters.
+  // The top category of its app leads to its posters (over all apps, the demo's lead).
+  await page.goto(`/?inDays=30&masterAppId=${data.appIds[0]}`);
+  await page.getByRole('heading', { name: 'Trends', level: 3 }).scrollIntoViewIfNeeded();
   const top = page.getByTestId('top-categories');
   await top.getByRole('button', { name: 'Show top categories as a table' }).click();
   await top.getByRole('link', { name: data.category }).click();
   await expect(page).toHaveURL(new RegExp(`/poster\\?categoryId=${data.categoryId}&`));
-  await expect(page.getByTestId('list-range')).toHaveText('1–2 of 2');
+  await expect(page.getByTestId('list-range')).toHaveText('1–1 of 1');
 });
 
 test('a calendar day shows its special days and opens their posters; a move by dialog and by drag', async ({
@@ -167,4 +169,32 @@ test('a calendar day shows its special days and opens their posters; a move by d
   await cell.getByRole('link', { name: first.name }).click();
   await expect(page).toHaveURL(new RegExp(`/poster\\?specialDayId=${first.id}$`));
   await expect(page.getByTestId('list-range')).toHaveText('1–2 of 2');
+});
+
+test('the demo business fills the dashboard: an app’s charts and top categories agree with the database', async ({
+  page,
+  sql,
+}) => {
+  // The global setup ran `npm run admin -- demo`, as a new user would.
+  const app = await sql.one<{ id: number }>(
+    "select id from master_apps where name = 'Utsav Posters'",
+  );
+  const top = await sql.one<{ name: string; n: number | string }>(
+    `select c.name as name, sum(d.n) as n from poster_downloads d
+     join posters p on p.id = d.poster_id join categories c on c.id = p.category_id
+     where p.master_app_id = ? group by c.id, c.name order by sum(d.n) desc, c.id limit 1`,
+    [app.id],
+  );
+  expect(Number(top.n)).toBeGreaterThan(0);
+  await signIn(page);
+  await page.goto(`/?masterAppId=${app.id}`);
+  await page.getByRole('heading', { name: 'Trends', level: 3 }).scrollIntoViewIfNeeded();
+  for (const chart of ['trend-downloads', 'trend-new', 'top-categories']) {
+    await expect(page.getByTestId(chart).locator('.recharts-surface')).toBeVisible();
+  }
+  const categories = page.getByTestId('top-categories');
+  await categories.getByRole('button', { name: 'Show top categories as a table' }).click();
+  const first = categories.getByRole('row').nth(1);
+  await expect(first).toContainText(top.name);
+  await expect(first).toContainText(Number(top.n).toLocaleString('en-US'));
 });
