@@ -191,6 +191,8 @@ export async function expectToast(page: Page, text: string) {
     .getByRole('button', { name: 'Close notification' })
     .click({ timeout: 1000 })
     .catch(() => undefined);
+  // A pointer left on the toast (a click that lost the race) pauses its closing: move it away.
+  await page.mouse.move(0, 0);
   await expect(toast).toHaveCount(0);
 }
 
