@@ -298,10 +298,15 @@ function postgresSplitStatements(def: ListStructure): string[] {
     ({ table: search, holds }) =>
       `insert into ${search} (id, doc) select n.id, ${pgDocument('n', def)} from new_rows n where ${holds('n')};`,
   );
-  const onInsert = [...(hasCounts ? [pgCountDelta(def, [{ rows: 'new_rows', sign: 1 }])] : []), ...add];
+  const onInsert = [
+    ...(hasCounts ? [pgCountDelta(def, [{ rows: 'new_rows', sign: 1 }])] : []),
+    ...add,
+  ];
   const onDelete = [
     ...(hasCounts ? [pgCountDelta(def, [{ rows: 'old_rows', sign: -1 }])] : []),
-    ...parts.map(({ table: search }) => `delete from ${search} where id in (select id from old_rows);`),
+    ...parts.map(
+      ({ table: search }) => `delete from ${search} where id in (select id from old_rows);`,
+    ),
   ];
   const onUpdate = [
     ...(hasCounts
@@ -518,7 +523,8 @@ export async function checkList(
   }
   for (const { table: search, holds } of searchParts(def, d.kind)) {
     if (d.kind === 'postgres') {
-      const held = holds('t') === '' ? def.table : `(select * from ${def.table} t where ${holds('t')})`;
+      const held =
+        holds('t') === '' ? def.table : `(select * from ${def.table} t where ${holds('t')})`;
       const { rows } = await sql
         .raw<{ n: number }>(
           `select count(*) as n from ${held} t full join ${search} s on s.id = t.id ` +

@@ -625,7 +625,8 @@ function searchPlan(spec: ListSpec, filters: readonly Filter[]): SearchPlan {
   }
   const bounded = filters.some((f) => f.op !== '=') || spec.searchVia.length > 0;
   const where = owner.searchWhere;
-  if (where.length === 0) return { structures: [owner.name], exact: !bounded && asked.length === 0 };
+  if (where.length === 0)
+    return { structures: [owner.name], exact: !bounded && asked.length === 0 };
   const inPart = where.every((c) => implies(asked, c));
   if (inPart) {
     const exact = !bounded && asked.every((c) => implies(where, c));
