@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkList } from '../src/db/list-structures.ts';
+import { checkList, rebuildList } from '../src/db/list-structures.ts';
 import { Lists, structureOf } from '../src/db/lists.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -369,6 +369,97 @@ it.skipIf(TEST_DB === 'postgres')(
     }
   },
 );
+
+describe('a split search structure (users: listed / the rest)', () => {
+  it('is filled from existing accounts, checked, and rebuilt when a row is in the wrong part', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-split-'));
+    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+    const handle = openDatabase(
+      pgDb
+        ? { kind: 'postgres', url: pgDb.url }
+        : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
+    );
+    try {
+      await migrateToLatest(handle, '0014-trend-counts');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const raw = handle.db.withoutPlugins() as unknown as Kysely<any>;
+      const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      const [{ id: app } = { id: 0 }] = await raw
+        .insertInto('master_apps')
+        .values({ name: 'Split', created_at: stamp(0), updated_at: stamp(0) })
+        .returning('id')
+        .execute();
+      const account = (i: number, role: string, status: string, name: string) => ({
+        role,
+        status,
+        name,
+        phone_number: `91000000${i}`,
+        master_app_id: role === 'USER' ? app : null,
+        created_at: stamp(i),
+        updated_at: stamp(i),
+      });
+      const ids = (
+        await raw
+          .insertInto('accounts')
+          .values([
+            account(1, 'USER', 'ACTIVE', 'Tamsin Ridge'),
+            account(2, 'USER', 'DELETED', 'Old Ridge'),
+            account(3, 'USER', 'PENDING', 'Ridge Pending'),
+            account(4, 'STAFF', 'ACTIVE', 'Ridge Staff'),
+          ])
+          .returning('id')
+          .execute()
+      ).map((r) => r.id as number);
+      await migrateToLatest(handle);
+      const check = async () => {
+        const problems: string[] = [];
+        for (const list of ALL_LISTS) {
+          problems.push(...(await checkList(handle.db, handle.dialect, structureOf(list))));
+        }
+        return problems;
+      };
+      expect(await check()).toEqual([]);
+      const lists = new Lists(handle.db, handle.reads, handle.dialect);
+      const users = (q: Record<string, unknown>) =>
+        lists.page(USERS_LIST, { limit: 10, offset: 0, role: 'USER', keyword: 'ridge', ...q });
+      const found = async (page: Promise<{ result: Array<{ id: number }>; total: number }>) => {
+        const { result, total } = await page;
+        expect(total).toBe(result.length);
+        return result.map((r) => r.id);
+      };
+      expect(await found(users({}))).toEqual([ids[2], ids[0]]);
+      expect(await found(users({ status: 'DELETED' }))).toEqual([ids[1]]);
+      expect(await found(users({ keyword: 'ri' }))).toEqual([ids[2], ids[0]]);
+      expect(
+        await found(
+          lists.page(STAFF_LIST, { limit: 10, offset: 0, role: 'STAFF', keyword: 'ridge' }),
+        ),
+      ).toEqual([ids[3]]);
+      // No role asked (no route does): both parts are searched (the staff member too; the
+      // users' rows join their app, so only the total shows it).
+      expect((await lists.page(USERS_LIST, { limit: 10, offset: 0, keyword: 'ridge' })).total).toBe(
+        3,
+      );
+
+      // A listed user also indexed in the rest (as a trigger gone wrong would leave it).
+      const rest = sql.raw('users_rest_search');
+      if (handle.dialect.kind === 'postgres') {
+        await sql`insert into ${rest} (id, doc) values (${ids[0]}, 'Tamsin Ridge')`.execute(raw);
+      } else {
+        await sql`insert into ${rest} (rowid, name, email, phone_number)
+          values (${ids[0]}, 'Tamsin Ridge', null, '910000001')`.execute(raw);
+      }
+      expect((await check()).join()).toContain('users_rest_search');
+      await rebuildList(handle.db, handle.dialect, structureOf(USERS_LIST));
+      expect(await check()).toEqual([]);
+      expect(await found(users({ status: 'DELETED' }))).toEqual([ids[1]]);
+    } finally {
+      await handle.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('keyword pages', () => {
   it('come in list order (created, then id), whether the keyword is common or rare', async () => {

@@ -211,6 +211,95 @@ describe('list', () => {
     expect(all.result.every((u) => u.masterAppId !== null)).toBe(true);
   });
 
+  it('keeps keyword totals and pages exact through register, edit, delete and restore', async () => {
+    // Default requests count a keyword on the structure of listed users alone (0016): every
+    // write that adds, edits, deletes or restores a user must move it in or out of it.
+    const find = async (query: string) => {
+      const page = await list(`${query}&limit=100`);
+      expect(page.total, query).toBe(page.result.length);
+      return page.result.map((u) => u.id);
+    };
+    const edit = async (id: number, payload: object) => {
+      const res = await admin({ method: 'PATCH', url: `/user-details/admin/edit/${id}`, payload });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const setStatus = async (id: number, status: string) => {
+      const res = await admin({
+        method: 'PUT',
+        url: `/account/user/status/${id}`,
+        payload: { status },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const u1 = await newUser({ name: 'Pia Xylophone', phoneNumber: '5559990001' });
+    const u2 = await newUser({ name: 'Noor Bell', email: 'noor@xylo.test', masterAppId: apps[1] });
+    const u3 = await newUser({ name: 'Ivo Drum', phoneNumber: '5559990003' });
+
+    expect(await find('keyword=XYLO')).toEqual([u2.id, u1.id]);
+    expect(await find('keyword=5559990')).toEqual([u3.id, u1.id]);
+    await edit(u1.id, { name: 'Pia Harp' });
+    await edit(u3.id, { email: 'ivo@xylo.test' });
+    expect(await find('keyword=xylo')).toEqual([u3.id, u2.id]);
+    await edit(u3.id, { phoneNumber: '5558880003' });
+    expect(await find('keyword=5559990')).toEqual([u1.id]);
+    expect(await find('keyword=5558880')).toEqual([u3.id]);
+    expect(await find(`keyword=xylo&masterAppId=${apps[1]}`)).toEqual([u2.id]);
+
+    // Deleted: out of the default list and its total, found with status=DELETED.
+    expect(
+      (await admin({ method: 'DELETE', url: `/account/delete-user/${u2.id}` })).statusCode,
+    ).toBe(200);
+    expect(await find('keyword=xylo')).toEqual([u3.id]);
+    expect(await find('keyword=xylo&status=DELETED')).toEqual([u2.id]);
+    expect(await find('keyword=xy&status=DELETED')).toEqual([u2.id]);
+    expect(await find('keyword=xylo&status=ACTIVE')).toEqual([u3.id]);
+    // Not a staff member either, deleted or not.
+    const staff = await admin({
+      method: 'GET',
+      url: '/account/stafflist?keyword=xylo&status=DELETED',
+    });
+    expect(staff.json()).toMatchObject({ result: [], total: 0 });
+    // Restored: back in both.
+    await setStatus(u2.id, 'ACTIVE');
+    expect(await find('keyword=xylo')).toEqual([u3.id, u2.id]);
+    expect(await find('keyword=xylo&status=DELETED')).toEqual([]);
+    // Another status keeps the user listed.
+    await setStatus(u3.id, 'SUSPENDED');
+    expect(await find('keyword=xylo')).toEqual([u3.id, u2.id]);
+    expect(await find('keyword=xylo&status=SUSPENDED')).toEqual([u3.id]);
+  });
+
+  it('matches LIKE metacharacters literally, and keywords of one or two characters', async () => {
+    const app = (
+      await admin({ method: 'POST', url: '/master-app', payload: { name: 'Keywords' } })
+    ).json().result.id as number;
+    const named = async (name: string) => (await newUser({ name, masterAppId: app })).id;
+    const under = await named('Qlo_under');
+    await named('Qlo-under');
+    const percent = await named('Qy 5%off');
+    await named('Qy 5 off');
+    const slash = await named('Qback\\slash');
+    await named('Qbackslash');
+    const find = async (keyword: string, scoped: boolean) => {
+      const q = `keyword=${encodeURIComponent(keyword)}${scoped ? `&masterAppId=${app}` : ''}`;
+      const page = await list(`${q}&limit=100`);
+      expect(page.total, keyword).toBe(page.result.length);
+      return page.result.map((u) => u.id);
+    };
+    // Three or more characters (the trigram index), counted on it alone or with the app filter.
+    for (const scoped of [false, true]) {
+      expect(await find('o_u', scoped)).toEqual([under]);
+      expect(await find('5%o', scoped)).toEqual([percent]);
+      expect(await find('k\\s', scoped)).toEqual([slash]);
+    }
+    // Shorter ones are matched by a scan, as literally.
+    expect(await find('_', true)).toEqual([under]);
+    expect(await find('%', true)).toEqual([percent]);
+    expect(await find('\\', true)).toEqual([slash]);
+    expect(await find('5%', true)).toEqual([percent]);
+    expect((await find('qy', true)).sort()).toHaveLength(2);
+  });
+
   it('refuses bad queries naming the parameter', async () => {
     for (const [query, field] of [
       ['limit=101', 'limit'],
@@ -218,6 +307,7 @@ describe('list', () => {
       ['masterAppId=-1', 'masterAppId'],
       ['colour=red', 'colour'],
       ['keyword=a%07b', 'keyword'],
+      ['keyword=abc%09', 'keyword'],
     ]) {
       const res = await admin({ method: 'GET', url: `/account/user/list?${query}` });
       expect(res.statusCode, query).toBe(400);

@@ -26,6 +26,36 @@ export interface ListStructure {
   counts: ReadonlyArray<ReadonlyArray<string>>;
   /** The columns a keyword searches; empty: no search structure. */
   search: ReadonlyArray<string>;
+  /**
+   * When given, the search structure is split in two by these conditions (all of them): the rows
+   * meeting them in `<name>_search`, every other row in `<name>_rest_search`. A list whose
+   * request asks for exactly these rows (users: role USER, not DELETED) counts a keyword on
+   * its structure alone, without looking up each match in the table; each row is in one of the
+   * two, so a write still updates one index.
+   */
+  searchWhere?: ReadonlyArray<RowCondition> | undefined;
+}
+
+/** A column compared with a literal: `=` or `<>`, as a request's filter and hidden value are. */
+export type RowCondition = { column: string; op: '=' | '<>'; value: string };
+
+/** The search structures of a list (one, or the split pair), each with the rows it holds. */
+function searchParts(
+  def: ListStructure,
+  kind: Dialect['kind'],
+): Array<{ table: string; holds: (row: string) => string }> {
+  if (def.search.length === 0) return [];
+  const where = def.searchWhere ?? [];
+  if (where.length === 0) return [{ table: `${def.name}_search`, holds: () => '' }];
+  // Columns of a condition are compared as the request compares them (`=`, `<>`); a null never
+  // meets a condition, so such a row is in the rest. Always true or false, never null.
+  const scope = (row: string) =>
+    `coalesce(${where.map((c) => `${row}.${c.column} ${c.op} '${c.value}'`).join(' and ')}, ` +
+    `${kind === 'postgres' ? 'false' : '0'})`;
+  return [
+    { table: `${def.name}_search`, holds: (row) => scope(row) },
+    { table: `${def.name}_rest_search`, holds: (row) => `not ${scope(row)}` },
+  ];
 }
 
 /** Key columns of `list_counts`; a grouping set uses the first ones, the rest hold ''. */
@@ -43,10 +73,18 @@ function ident(name: string): string {
   return name;
 }
 
+const LITERAL = /^[A-Za-z0-9_ -]*$/;
+
 function check(def: ListStructure) {
   ident(def.name);
   ident(def.table);
   def.search.forEach(ident);
+  for (const c of def.searchWhere ?? []) {
+    ident(c.column);
+    if (!LITERAL.test(c.value) || (c.op !== '=' && c.op !== '<>')) {
+      throw new Error(`${def.name}: not a plain condition: ${c.column} ${c.op} ${c.value}`);
+    }
+  }
   for (const set of def.counts) {
     if (set.length > COUNT_KEYS.length) throw new Error(`${def.name}: at most 4 columns a set`);
     set.forEach(ident);
@@ -81,9 +119,9 @@ function keys(row: string, set: ReadonlyArray<string>, kind: Dialect['kind']): s
 // ---------------------------------------------------------------------------------------------
 // SQLite
 
-function sqliteStatements(def: ListStructure): string[] {
-  const { name, table } = def;
-  const out: string[] = [];
+/** The statements a row trigger runs to count a row in (`inc`) or out (`dec`). */
+function sqliteCounting(def: ListStructure) {
+  const { name } = def;
   const inc = (row: string) =>
     def.counts.map(
       (set, g) =>
@@ -100,6 +138,72 @@ function sqliteStatements(def: ListStructure): string[] {
         ';'
       );
     });
+  return { inc, dec };
+}
+
+/**
+ * A split search structure (`searchWhere`): two FTS5 indexes, each over a view of the rows it
+ * holds (its external content, so 'rebuild' and the integrity check see those rows only). The
+ * triggers put a row in the one whose condition it meets, and move it when a write changes that.
+ */
+function sqliteSplitStatements(def: ListStructure): string[] {
+  const { name, table } = def;
+  const { inc, dec } = sqliteCounting(def);
+  const parts = searchParts(def, 'sqlite');
+  const cols = def.search.join(', ');
+  const values = (row: string) => def.search.map((c) => `${row}.${c}`).join(', ');
+  const out: string[] = [];
+  for (const { table: fts, holds } of parts) {
+    out.push(
+      `create view ${fts}_rows as select t.id, ${values('t')} from ${table} t where ${holds('t')}`,
+    );
+    out.push(
+      `create virtual table ${fts} using fts5(${cols}, content='${fts}_rows', content_rowid='id', tokenize='trigram')`,
+    );
+    out.push(`insert into ${fts} (${fts}) values ('rebuild')`);
+  }
+  const add = (row: string) =>
+    parts.map(
+      ({ table: fts, holds }) =>
+        `insert into ${fts} (rowid, ${cols}) select ${row}.id, ${values(row)} where ${holds(row)};`,
+    );
+  const remove = (row: string) =>
+    parts.map(
+      ({ table: fts, holds }) =>
+        `insert into ${fts} (${fts}, rowid, ${cols}) select 'delete', ${row}.id, ${values(row)} where ${holds(row)};`,
+    );
+  out.push(
+    `create trigger ${name}_list_insert after insert on ${table} begin ${[...inc('new'), ...add('new')].join(' ')} end`,
+  );
+  out.push(
+    `create trigger ${name}_list_delete after delete on ${table} begin ${[...dec('old'), ...remove('old')].join(' ')} end`,
+  );
+  const counted = [...new Set(def.counts.flat())];
+  if (counted.length > 0) {
+    const changed = counted.map((c) => `old.${c} is not new.${c}`).join(' or ');
+    out.push(
+      `create trigger ${name}_list_recount after update of ${counted.join(', ')} on ${table} ` +
+        `when ${changed} begin ${[...dec('old'), ...inc('new')].join(' ')} end`,
+    );
+  }
+  // Reindexed when a searched column changes or the row moves to the other index.
+  const watched = [...new Set([...def.search, ...def.searchWhere!.map((c) => c.column)])];
+  const changed = [
+    ...def.search.map((c) => `old.${c} is not new.${c}`),
+    `${parts[0]!.holds('old')} is not ${parts[0]!.holds('new')}`,
+  ].join(' or ');
+  out.push(
+    `create trigger ${name}_list_reindex after update of ${watched.join(', ')} on ${table} ` +
+      `when ${changed} begin ${[...remove('old'), ...add('new')].join(' ')} end`,
+  );
+  return out;
+}
+
+function sqliteStatements(def: ListStructure): string[] {
+  if ((def.searchWhere ?? []).length > 0) return sqliteSplitStatements(def);
+  const { name, table } = def;
+  const out: string[] = [];
+  const { inc, dec } = sqliteCounting(def);
   const fts = `${name}_search`;
   const cols = def.search.join(', ');
   const ftsInsert = (row: string) =>
@@ -173,7 +277,83 @@ function pgCountDelta(def: ListStructure, parts: Array<{ rows: string; sign: 1 |
   );
 }
 
+/**
+ * A split search structure (`searchWhere`) on PostgreSQL: two narrow tables, each with its GIN
+ * index; the statement triggers put each row in the one whose condition it meets (an update
+ * moves it, or rewrites its document when that changed).
+ */
+function postgresSplitStatements(def: ListStructure): string[] {
+  const { name, table } = def;
+  const parts = searchParts(def, 'postgres');
+  const hasCounts = def.counts.length > 0;
+  const out: string[] = [];
+  for (const { table: search, holds } of parts) {
+    out.push(`create table ${search} (id integer primary key, doc text not null)`);
+    out.push(
+      `insert into ${search} (id, doc) select t.id, ${pgDocument('t', def)} from ${table} t where ${holds('t')}`,
+    );
+    out.push(`create index ${search}_doc on ${search} using gin (doc gin_trgm_ops)`);
+  }
+  const add = parts.map(
+    ({ table: search, holds }) =>
+      `insert into ${search} (id, doc) select n.id, ${pgDocument('n', def)} from new_rows n where ${holds('n')};`,
+  );
+  const onInsert = [
+    ...(hasCounts ? [pgCountDelta(def, [{ rows: 'new_rows', sign: 1 }])] : []),
+    ...add,
+  ];
+  const onDelete = [
+    ...(hasCounts ? [pgCountDelta(def, [{ rows: 'old_rows', sign: -1 }])] : []),
+    ...parts.map(
+      ({ table: search }) => `delete from ${search} where id in (select id from old_rows);`,
+    ),
+  ];
+  const onUpdate = [
+    ...(hasCounts
+      ? [
+          pgCountDelta(def, [
+            { rows: 'new_rows', sign: 1 },
+            { rows: 'old_rows', sign: -1 },
+          ]),
+        ]
+      : []),
+    // Out of the index whose rows it no longer meets, then into (or rewritten in) the other.
+    ...parts.map(
+      ({ table: search, holds }) =>
+        `delete from ${search} where id in (select n.id from new_rows n where not ${holds('n')});`,
+    ),
+    ...parts.map(
+      ({ table: search, holds }) =>
+        `insert into ${search} (id, doc) select n.id, ${pgDocument('n', def)} from new_rows n ` +
+        `where ${holds('n')} on conflict (id) do update set doc = excluded.doc ` +
+        `where ${search}.doc is distinct from excluded.doc;`,
+    ),
+  ];
+  out.push(
+    `create function ${name}_list_sync() returns trigger language plpgsql as $$ begin ` +
+      `if tg_op = 'INSERT' then ${onInsert.join(' ')} ` +
+      `elsif tg_op = 'DELETE' then ${onDelete.join(' ')} ` +
+      `else ${onUpdate.join(' ')} end if; return null; end $$`,
+  );
+  out.push(...pgTriggers(def));
+  return out;
+}
+
+function pgTriggers(def: ListStructure): string[] {
+  const { name, table } = def;
+  return [
+    `create trigger ${name}_list_insert after insert on ${table} referencing new table as new_rows ` +
+      `for each statement execute function ${name}_list_sync()`,
+    `create trigger ${name}_list_delete after delete on ${table} referencing old table as old_rows ` +
+      `for each statement execute function ${name}_list_sync()`,
+    `create trigger ${name}_list_update after update on ${table} ` +
+      `referencing old table as old_rows new table as new_rows ` +
+      `for each statement execute function ${name}_list_sync()`,
+  ];
+}
+
 function postgresStatements(def: ListStructure): string[] {
+  if ((def.searchWhere ?? []).length > 0) return postgresSplitStatements(def);
   const { name, table } = def;
   const out: string[] = [];
   const search = `${name}_search`;
@@ -218,19 +398,7 @@ function postgresStatements(def: ListStructure): string[] {
       `elsif tg_op = 'DELETE' then ${onDelete.join(' ')} ` +
       `else ${onUpdate.join(' ')} end if; return null; end $$`,
   );
-  out.push(
-    `create trigger ${name}_list_insert after insert on ${table} referencing new table as new_rows ` +
-      `for each statement execute function ${name}_list_sync()`,
-  );
-  out.push(
-    `create trigger ${name}_list_delete after delete on ${table} referencing old table as old_rows ` +
-      `for each statement execute function ${name}_list_sync()`,
-  );
-  out.push(
-    `create trigger ${name}_list_update after update on ${table} ` +
-      `referencing old table as old_rows new table as new_rows ` +
-      `for each statement execute function ${name}_list_sync()`,
-  );
+  out.push(...pgTriggers(def));
   return out;
 }
 
@@ -274,12 +442,16 @@ export async function uninstallList(
           ),
           `drop function if exists ${name}_list_sync()`,
           `drop table if exists ${name}_search`,
+          `drop table if exists ${name}_rest_search`,
         ]
       : [
           ...['insert', 'delete', 'recount', 'reindex'].map(
             (op) => `drop trigger if exists ${name}_list_${op}`,
           ),
           `drop table if exists ${name}_search`,
+          `drop table if exists ${name}_rest_search`,
+          `drop view if exists ${name}_search_rows`,
+          `drop view if exists ${name}_rest_search_rows`,
         ];
   for (const statement of statements) await sql.raw(statement).execute(db);
   await sql`delete from list_counts where list = ${name}`.execute(db);
@@ -296,17 +468,18 @@ export async function rebuildList(db: Kysely<any>, d: Dialect, def: ListStructur
     for (let g = 0; g < def.counts.length; g++) {
       await sql.raw(countsFromTable(def, g, d)).execute(trx);
     }
-    if (def.search.length === 0) return;
-    const search = `${def.name}_search`;
-    if (d.kind === 'postgres') {
-      await sql.raw(`delete from ${search}`).execute(trx);
-      await sql
-        .raw(
-          `insert into ${search} (id, doc) select t.id, ${pgDocument('t', def)} from ${def.table} t`,
-        )
-        .execute(trx);
-    } else {
-      await sql.raw(`insert into ${search} (${search}) values ('rebuild')`).execute(trx);
+    for (const { table: search, holds } of searchParts(def, d.kind)) {
+      const where = holds('t') === '' ? '' : ` where ${holds('t')}`;
+      if (d.kind === 'postgres') {
+        await sql.raw(`delete from ${search}`).execute(trx);
+        await sql
+          .raw(
+            `insert into ${search} (id, doc) select t.id, ${pgDocument('t', def)} from ${def.table} t${where}`,
+          )
+          .execute(trx);
+      } else {
+        await sql.raw(`insert into ${search} (${search}) values ('rebuild')`).execute(trx);
+      }
     }
   });
 }
@@ -348,12 +521,13 @@ export async function checkList(
       if (!want.has(k2)) problems.push(`${def.name} set ${g} [${k2}]: ${n} kept, 0 in the table`);
     }
   }
-  if (def.search.length > 0) {
-    const search = `${def.name}_search`;
+  for (const { table: search, holds } of searchParts(def, d.kind)) {
     if (d.kind === 'postgres') {
+      const held =
+        holds('t') === '' ? def.table : `(select * from ${def.table} t where ${holds('t')})`;
       const { rows } = await sql
         .raw<{ n: number }>(
-          `select count(*) as n from ${def.table} t full join ${search} s on s.id = t.id ` +
+          `select count(*) as n from ${held} t full join ${search} s on s.id = t.id ` +
             `where s.id is null or t.id is null or s.doc is distinct from ${pgDocument('t', def)}`,
         )
         .execute(db);
@@ -361,7 +535,7 @@ export async function checkList(
       if (n > 0) problems.push(`${search}: ${n} rows differ from ${def.table}`);
     } else {
       try {
-        // rank 1: also compares the index with the table it indexes.
+        // rank 1: also compares the index with the table (or view of its rows) it indexes.
         await sql
           .raw(`insert into ${search} (${search}, rank) values ('integrity-check', 1)`)
           .execute(db);

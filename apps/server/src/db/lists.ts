@@ -60,10 +60,18 @@ export interface ListSpec<F extends string = string, O = unknown> {
   /** Base-table columns the keyword searches, as its migration indexed them. */
   search: ReadonlyArray<string>;
   /**
-   * The list whose search structure this list's keyword uses: one over the same table and
-   * columns, holding every row of the table (staff use the users list's); else its own.
+   * The rows of the table the list's own search structure holds, when not all: base-table columns
+   * compared with literals (`searchWhere` of list-structures.ts, which keeps every other row in
+   * the list's rest structure). A request asking for exactly these rows (users: role USER, not
+   * DELETED) counts a keyword's matches on the structure alone; one asking for rows of the rest
+   * searches the rest (DELETED users, staff); one asking for rows of both searches both.
    */
-  searchIn: string | undefined;
+  searchWhere: ReadonlyArray<SearchCondition>;
+  /**
+   * The list whose search structure this list's keyword uses: one over the same table and
+   * columns (staff use the users list's); else its own.
+   */
+  searchIn: Pick<ListSpec, 'name' | 'searchWhere'> | undefined;
   /**
    * Keyword matches through rows this list's rows point to (a poster's category and special
    * day): a row matches when `column` names a row of `list` whose searched columns contain the
@@ -88,6 +96,9 @@ export interface ListSpec<F extends string = string, O = unknown> {
   hidden: { filter: F; value: string } | undefined;
 }
 
+/** A base-table column compared with a literal (`ListSpec.searchWhere`). */
+export type SearchCondition = { column: string; op: '=' | '<>'; value: string };
+
 /** A list another list's keyword searches through (`ListSpec.searchVia`). */
 export type SearchVia = {
   /** The base-table column that holds the other list's row id. */
@@ -98,10 +109,11 @@ export type SearchVia = {
 export function defineList<const F extends string, O>(
   spec: Omit<
     ListSpec<F, O>,
-    'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden' | 'searchIn' | 'ranges'
+    'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden' | 'searchIn' | 'searchWhere' | 'ranges'
   > & {
     hidden?: { filter: F; value: string };
-    searchIn?: string;
+    searchIn?: Pick<ListSpec, 'name' | 'searchWhere'>;
+    searchWhere?: ReadonlyArray<SearchCondition>;
     ranges?: ListSpec['ranges'];
     order?: Order;
     sorts?: ReadonlyArray<string>;
@@ -123,6 +135,7 @@ export function defineList<const F extends string, O>(
     searchVia: spec.searchVia ?? [],
     hidden: spec.hidden,
     searchIn: spec.searchIn,
+    searchWhere: spec.searchWhere ?? [],
     ranges: spec.ranges ?? {},
   };
 }
@@ -138,6 +151,13 @@ export type PageQuery = {
 
 type Filter = { key: string; column: string; value: string | number; op: '=' | '>=' | '<' };
 type KeywordKind = 'none' | 'indexed' | 'scan';
+
+/**
+ * Where an indexed keyword of a request is found: the search structures (named as
+ * `Dialect.search` takes them) holding every row the request may show, and whether they hold
+ * exactly those rows (then the matches are counted there, with no look-up in the table).
+ */
+type SearchPlan = { structures: string[]; exact: boolean };
 
 /** The statements of one shape of request (which filters, which kind of keyword), compiled. */
 type Template = {
@@ -250,11 +270,16 @@ export class Lists {
     const kind: KeywordKind =
       keyword === undefined ? 'none' : isIndexable(keyword) ? 'indexed' : 'scan';
     const order = orderOf(spec, query.sort);
-    const shape = `${filters.map((f) => `${f.key}:${typeof f.value}`).join(',')}|${kind}|${query.sort ?? ''}`;
+    const search = searchPlan(spec, filters);
+    const shape =
+      `${filters.map((f) => `${f.key}:${typeof f.value}`).join(',')}|${kind}|${query.sort ?? ''}` +
+      `|${search.structures.join('+')}${search.exact ? '=' : ''}`;
     let templates = this.#templates.get(spec);
     if (!templates) this.#templates.set(spec, (templates = new Map<string, Template>()));
     let template = templates.get(shape);
-    if (!template) templates.set(shape, (template = this.#compile(spec, filters, kind, order)));
+    if (!template) {
+      templates.set(shape, (template = this.#compile(spec, filters, kind, order, search)));
+    }
 
     // The values in the order #compile numbered them.
     const pattern =
@@ -270,7 +295,7 @@ export class Lists {
       ...filters.map((f) => String(f.value)),
       pattern,
     ];
-    return { template, values, shape, filters, kind, order };
+    return { template, values, shape, filters, kind, order, search };
   }
 
   /**
@@ -334,7 +359,7 @@ export class Lists {
           return spec.rows(db, q);
         },
       };
-      this.#compile(capture, prepared.filters, prepared.kind, prepared.order);
+      this.#compile(capture, prepared.filters, prepared.kind, prepared.order, prepared.search);
       walk = compileWalk(this.#typedDb, this.#dialect, spec, ids!, prepared.order);
       walks.set(prepared.shape, walk);
     }
@@ -347,6 +372,7 @@ export class Lists {
     shapeFilters: Filter[],
     kind: KeywordKind,
     order: Order,
+    search: SearchPlan,
   ): Template {
     const sortKey = (column: string, alias?: string) => sortKeyOf(spec, column, alias);
     const n = shapeFilters.length;
@@ -375,13 +401,13 @@ export class Lists {
           eb.or([
             ...(spec.search.length > 0
               ? // Kept from the id index, the planner walks the order index and checks each row.
-                [
+                search.structures.map((structure) =>
                   eb(
                     inOrder ? this.#dialect.unindexed('id') : sql.ref('id'),
                     'in',
-                    matching(spec.searchIn ?? spec.name),
+                    matching(structure),
                   ),
-                ]
+                )
               : []),
             ...spec.searchVia.map((via) =>
               this.#dialect.inIds(via.column, matching(via.list.name)),
@@ -441,19 +467,13 @@ export class Lists {
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
-    } else if (
-      kind === 'indexed' &&
-      n === 0 &&
-      !hidden &&
-      spec.searchVia.length === 0 &&
-      spec.searchIn === undefined
-    ) {
-      // Counted on the search index alone (which holds this list's rows and no others).
-      const search = this.#dialect.search(spec.name, pattern);
+    } else if (kind === 'indexed' && search.exact) {
+      // Counted on the search index alone (which holds this request's rows and no others).
+      const structure = this.#dialect.search(search.structures[0]!, pattern);
       count = this.#db
-        .selectFrom(search.table)
+        .selectFrom(structure.table)
         .select(sql<number>`count(*)`.as('total'))
-        .where(search.matches);
+        .where(structure.matches);
     }
     if (kind === 'indexed' && spec.search.length === 0) {
       count ??= this.#viaCount(spec, filters, hidden, pattern);
@@ -587,6 +607,58 @@ function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>)
   return filters;
 }
 
+/**
+ * The search structures an indexed keyword of a request with `filters` reads (SearchPlan): the
+ * list's own (or `searchIn`'s) when it holds every row of the table; when split (`searchWhere`),
+ * the part whose condition the request's filters and hidden value imply, else both.
+ */
+function searchPlan(spec: ListSpec, filters: readonly Filter[]): SearchPlan {
+  const owner = spec.searchIn ?? spec;
+  const hidden = spec.hidden && !filters.some((f) => f.key === spec.hidden!.filter);
+  // What the request asks of the rows, as conditions like the structure's.
+  const asked: SearchCondition[] = filters
+    .filter((f) => f.op === '=')
+    .map((f) => ({ column: f.column, op: '=', value: String(f.value) }));
+  if (hidden) {
+    const column = (spec.filters as Record<string, string>)[spec.hidden!.filter]!;
+    asked.push({ column, op: '<>', value: spec.hidden!.value });
+  }
+  const bounded = filters.some((f) => f.op !== '=') || spec.searchVia.length > 0;
+  const where = owner.searchWhere;
+  if (where.length === 0)
+    return { structures: [owner.name], exact: !bounded && asked.length === 0 };
+  const inPart = where.every((c) => implies(asked, c));
+  if (inPart) {
+    const exact = !bounded && asked.every((c) => implies(where, c));
+    return { structures: [owner.name], exact };
+  }
+  const rest = `${owner.name}_rest`;
+  if (where.some((c) => contradicts(asked, c))) return { structures: [rest], exact: false };
+  return { structures: [owner.name, rest], exact: false };
+}
+
+/** Every row meeting all of `conditions` meets `c`. */
+function implies(conditions: readonly SearchCondition[], c: SearchCondition): boolean {
+  return conditions.some(
+    (x) =>
+      x.column === c.column &&
+      (c.op === '='
+        ? x.op === '=' && x.value === c.value
+        : (x.op === '=' && x.value !== c.value) || (x.op === '<>' && x.value === c.value)),
+  );
+}
+
+/** No row meeting all of `conditions` meets `c`. */
+function contradicts(conditions: readonly SearchCondition[], c: SearchCondition): boolean {
+  return conditions.some(
+    (x) =>
+      x.column === c.column &&
+      (c.op === '='
+        ? (x.op === '=' && x.value !== c.value) || (x.op === '<>' && x.value === c.value)
+        : x.op === '=' && x.value === c.value),
+  );
+}
+
 /** The smallest grouping set holding every filter asked for (and `also`), if any. */
 function countSet(spec: ListSpec, keys: readonly string[], also?: string): number | undefined {
   let best: number | undefined;
@@ -613,5 +685,8 @@ export function structureOf(spec: ListSpec): ListStructure {
     counts: spec.counts.map((set) => set.map((key) => snake(filters[key]!))),
     // A list searching another's structure has none of its own.
     search: spec.searchIn === undefined ? spec.search.map(snake) : [],
+    ...(spec.searchWhere.length > 0
+      ? { searchWhere: spec.searchWhere.map((c) => ({ ...c, column: snake(c.column) })) }
+      : {}),
   };
 }

@@ -16,6 +16,7 @@ import { trends } from './migrations/0012-trends.ts';
 import { staffSearch } from './migrations/0013-staff-search.ts';
 import { trendCounts } from './migrations/0014-trend-counts.ts';
 import { listCountsStatistics } from './migrations/0015-list-counts-statistics.ts';
+import { usersSearch } from './migrations/0016-users-search.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -35,6 +36,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0013-staff-search': staffSearch(d),
     '0014-trend-counts': trendCounts(d),
     '0015-list-counts-statistics': listCountsStatistics(d),
+    '0016-users-search': usersSearch(d),
   };
 }
 

@@ -455,7 +455,9 @@ async function seedUsers(
     'wallets',
     'login_history',
     'list_counts',
-    ...(handle.sqlite ? [] : ['users_search', 'wallets_search', 'login_history_search']),
+    ...(handle.sqlite
+      ? []
+      : ['users_search', 'users_rest_search', 'wallets_search', 'login_history_search']),
   ]);
 }
 

@@ -27,6 +27,7 @@ import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
+import { USERS_LIST } from '../users/routes.ts';
 import type { Db } from '../../db/connect.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
@@ -69,8 +70,9 @@ export const STAFF_LIST = defineList({
   counts: [['role', 'status']],
   hidden: { filter: 'status', value: 'DELETED' },
   search: ['name', 'email', 'phoneNumber'],
-  // The users list's structure indexes every account's name, email and phone (0013).
-  searchIn: 'users',
+  // The users list's structures index every account's name, email and phone (0013); staff are
+  // in its rest (0016).
+  searchIn: USERS_LIST,
   rows: (db, ids) => selectStaff(db).where('a.id', 'in', ids),
 });
 

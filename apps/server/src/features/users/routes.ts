@@ -76,6 +76,12 @@ export const USERS_LIST = defineList({
   search: ['name', 'email', 'phoneNumber'],
   // DELETED users leave the list unless asked for (API.md, Conventions).
   hidden: { filter: 'status', value: 'DELETED' },
+  // The structure holds the users the list shows unless asked otherwise (0016): a keyword's total
+  // is counted there alone. DELETED users and every other account are in its rest.
+  searchWhere: [
+    { column: 'role', op: '=', value: 'USER' },
+    { column: 'status', op: '<>', value: 'DELETED' },
+  ],
   rows: (db, ids) => selectUsers(db).where('a.id', 'in', ids),
 });
 
