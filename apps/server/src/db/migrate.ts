@@ -15,6 +15,7 @@ import { audit } from './migrations/0011-audit.ts';
 import { trends } from './migrations/0012-trends.ts';
 import { staffSearch } from './migrations/0013-staff-search.ts';
 import { trendCounts } from './migrations/0014-trend-counts.ts';
+import { topDownloads } from './migrations/0015-top-downloads.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -33,6 +34,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0012-trends': trends(d),
     '0013-staff-search': staffSearch(d),
     '0014-trend-counts': trendCounts(d),
+    '0015-top-downloads': topDownloads(d),
   };
 }
 

@@ -103,3 +103,73 @@ export function defaultBucket(days: number): TrendBucket {
 export function daysBetween(from: string, to: string): number {
   return Math.round((parse(to).getTime() - parse(from).getTime()) / DAY_MS) + 1;
 }
+
+/** Units the top lists' downloads are kept in (migration 0015): day, week, month, year. */
+export type Grain = 'd' | 'w' | 'm' | 'y';
+
+/** The first day of the unit of `grain` holding `day`. */
+export function unitStart(grain: Grain, day: string): string {
+  if (grain === 'y') return `${day.slice(0, 4)}-01-01`;
+  return bucketStart(grain === 'd' ? 'day' : grain === 'w' ? 'week' : 'month', day);
+}
+
+/** The last day of the unit of `grain` starting on `start`. */
+export function unitEnd(grain: Grain, start: string): string {
+  if (grain === 'y') return `${start.slice(0, 4)}-12-31`;
+  return addDays(nextBucket(grain === 'd' ? 'day' : grain === 'w' ? 'week' : 'month', start), -1);
+}
+
+export type UnitRun = { grain: Grain; first: string; last: string };
+
+/**
+ * The fewest whole units of `grains` (days always among them) that cover the days `from`..`to`,
+ * as runs of consecutive units of one grain (`first`..`last` are their starts). Days before
+ * `from` down to `floor`, and after `to` up to `ceiling`, may be covered too (they hold no data:
+ * the period's bounds where its days were clamped to the data's), so a month or year may start
+ * before the first download day or end after the last. Found by dynamic programming from the
+ * last day back; a period is at most the data's days plus two years long.
+ */
+export function coverDays(
+  from: string,
+  to: string,
+  grains: readonly Grain[],
+  floor = from,
+  ceiling = to,
+): UnitRun[] {
+  // Start where the longest unit holding `from` starts, if that is not before the floor.
+  let lo = from;
+  for (const g of grains) {
+    const s = unitStart(g, from);
+    if (s < lo && s >= floor) lo = s;
+  }
+  const days: string[] = [];
+  for (let d = lo; d <= to; d = addDays(d, 1)) days.push(d);
+  const n = days.length;
+  // best[i]: fewest units covering days i.. (to the end); how[i]: the grain of the first of them.
+  const best = new Array<number>(n + 1).fill(0);
+  const how = new Array<{ grain: Grain; next: number }>(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const day = days[i]!;
+    best[i] = best[i + 1]! + 1;
+    how[i] = { grain: 'd', next: i + 1 };
+    for (const g of grains) {
+      if (g === 'd' || unitStart(g, day) !== day) continue;
+      const end = unitEnd(g, day);
+      // A unit ending past `to` (within the ceiling) covers every remaining day.
+      const next = end > to ? (end <= ceiling ? n : -1) : i + daysBetween(day, end);
+      if (next < 0) continue;
+      if (best[next]! + 1 <= best[i]!) {
+        best[i] = best[next]! + 1;
+        how[i] = { grain: g, next };
+      }
+    }
+  }
+  const runs: UnitRun[] = [];
+  for (let i = 0; i < n; i = how[i]!.next) {
+    const { grain } = how[i]!;
+    const last = runs[runs.length - 1];
+    if (last && last.grain === grain) last.last = days[i]!;
+    else runs.push({ grain, first: days[i]!, last: days[i]! });
+  }
+  return runs;
+}

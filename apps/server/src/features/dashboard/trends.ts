@@ -33,6 +33,9 @@ import {
   defaultBucket,
   today,
   addDays,
+  coverDays,
+  type Grain,
+  type UnitRun,
 } from './period.ts';
 
 const PERIOD =
@@ -55,7 +58,7 @@ function nextDate(month: number, day: number, from: string): string {
 }
 
 const trendRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, media, database } = app.ctx;
+  const { db, media, database, dialect } = app.ctx;
   // The grouped counts may read many index entries: on the read pool, like list reads, so they
   // never hold the request thread (SQLite) or the pool of sign-in and writes (PostgreSQL).
   type Counted = { day: string; n: number | string };
@@ -208,32 +211,79 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       const q = request.query;
       const appId = q.masterAppId;
       const days = dayWindow(q);
-      const inPeriod = db
-        .selectFrom('posterDownloads as d')
-        .innerJoin('posters as p', 'p.id', 'd.posterId')
-        .$if(days.from !== undefined, (qb) => qb.where('d.day', '>=', days.from!))
-        .$if(days.to !== undefined, (qb) => qb.where('d.day', '<=', days.to!))
-        .$if(appId !== undefined, (qb) => qb.where('p.masterAppId', '=', appId!));
-      const downloads = sql<number>`sum(${sql.ref('d.n')})`;
       type Ranked = { id: number; name?: string; downloads: number | string };
+      const none = { categories: [], posters: [] };
+      // The days that hold downloads: the period is clamped to them, and a period holding them
+      // all is all time (each poster's kept total).
+      const [[bounds] = []] = (await database.reads.run([
+        db
+          .selectNoFrom((eb) => [
+            eb
+              .selectFrom('posterDownloads')
+              .select((e) => e.fn.min('day').as('d'))
+              .as('lo'),
+            eb
+              .selectFrom('posterDownloads')
+              .select((e) => e.fn.max('day').as('d'))
+              .as('hi'),
+          ])
+          .compile(),
+      ])) as Array<Array<{ lo: string | null; hi: string | null }>>;
+      if (!bounds?.lo || !bounds.hi) return none;
+      const from = days.from !== undefined && days.from > bounds.lo ? days.from : bounds.lo;
+      const to = days.to !== undefined && days.to < bounds.hi ? days.to : bounds.hi;
+      if (from > to) return none;
+      const allTime = from === bounds.lo && to === bounds.hi;
+      // Units may reach past the clamped days up to the period's own bounds (no data there).
+      const cover = (grains: readonly Grain[]) =>
+        coverDays(from, to, grains, days.from ?? '0001-01-01', days.to ?? '9999-12-31');
+      const ofApp = (column: string) =>
+        appId !== undefined
+          ? sql<boolean>`${sql.ref(column)} = ${appId}`
+          : dialect.inIds(column, db.selectFrom('masterApps').select('id'));
+      /** The kept rows of the period's units, the key and n of each (primary-key ranges). */
+      const unitRows = (table: 'topCategoryDownloads' | 'topPosterDownloads', runs: UnitRun[]) => {
+        const key = table === 'topCategoryDownloads' ? 'categoryId' : 'posterId';
+        const [first, ...rest] = runs.map((r) =>
+          db
+            .selectFrom(table)
+            .select([`${key} as id`, 'n'])
+            .where('grain', '=', r.grain)
+            .where(ofApp('masterAppId'))
+            .where('start', '>=', r.first)
+            .where('start', '<=', r.last),
+        );
+        return rest.reduce((all, one) => all.unionAll(one), first!);
+      };
+      const downloads = sql<number>`sum(${sql.ref('t.n')})`;
+      const ranked = (table: 'topCategoryDownloads' | 'topPosterDownloads', runs: UnitRun[]) =>
+        db
+          .selectFrom(unitRows(table, runs).as('t'))
+          .select(['t.id', downloads.as('downloads')])
+          .groupBy('t.id')
+          .having(downloads, '>', 0)
+          .orderBy(downloads, 'desc')
+          .orderBy('t.id')
+          .limit(q.limit);
       const [categories = [], posters = []] = (await database.reads.run([
-        inPeriod
-          .innerJoin('categories as c', 'c.id', 'p.categoryId')
-          .select(['c.id as id', 'c.name as name', downloads.as('downloads')])
-          .groupBy(['c.id', 'c.name'])
-          .having(downloads, '>', 0)
-          .orderBy(downloads, 'desc')
+        db
+          .selectFrom(ranked('topCategoryDownloads', cover(['d', 'w', 'm', 'y'])).as('r'))
+          .innerJoin('categories as c', 'c.id', 'r.id')
+          .select(['c.id as id', 'c.name as name', 'r.downloads as downloads'])
+          .orderBy('r.downloads', 'desc')
           .orderBy('c.id')
-          .limit(q.limit)
           .compile(),
-        inPeriod
-          .select(['d.posterId as id', downloads.as('downloads')])
-          .groupBy('d.posterId')
-          .having(downloads, '>', 0)
-          .orderBy(downloads, 'desc')
-          .orderBy('d.posterId')
-          .limit(q.limit)
-          .compile(),
+        allTime
+          ? db
+              .selectFrom('topPosterTotals')
+              .select(['posterId as id', 'n as downloads'])
+              .where('n', '>', 0)
+              .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+              .orderBy('n', 'desc')
+              .orderBy('posterId')
+              .limit(q.limit)
+              .compile()
+          : ranked('topPosterDownloads', cover(['d', 'w', 'm'])).compile(),
       ])) as Ranked[][];
       const rows =
         posters.length === 0
