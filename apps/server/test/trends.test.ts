@@ -694,4 +694,64 @@ describe('the top lists’ kept downloads', () => {
       .execute();
     expect(left).toEqual([]);
   });
+
+  it('are exact when the period’s best are not among the all-time best', async () => {
+    // More posters than the route first probes (the 2,000 largest totals), each with more
+    // downloads of all time than any poster has in the later periods: the probe cannot decide
+    // those, and the period's kept units are summed instead.
+    const at = '2023-05-01T00:00:00.000Z';
+    const old: number[] = [];
+    for (let chunk = 0; chunk < 5; chunk++) {
+      const made = await db
+        .insertInto('posters')
+        .values(
+          Array.from({ length: 420 }, (_, i) => ({
+            masterAppId: i % 2 ? appA : appB,
+            categoryId: categories[i % 3]!,
+            specialDayId: null,
+            accountId: adminId,
+            topDefNum: 1,
+            selfDefNum: 1,
+            bottomDefNum: 1,
+            poster: `posters/aa/old-${chunk}-${i}.webp`,
+            videoThumb: null,
+            date: null,
+            status: 'ACTIVE' as const,
+            position: 'LEFT' as const,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        )
+        .returning('id')
+        .execute();
+      old.push(...made.map((r) => r.id));
+    }
+    for (let i = 0; i < old.length; i += 500) {
+      await db
+        .insertInto('posterDownloads')
+        .values(
+          old.slice(i, i + 500).map((posterId, j) => ({
+            posterId,
+            day: addDays('2023-06-01', (i + j) % 20),
+            n: 900 + ((i + j) % 7),
+          })),
+        )
+        .execute();
+    }
+    await checkAll('old posters');
+    // A few recent posters outdo them all: now the probe's bound decides.
+    const recent = [];
+    for (const app of [appA, appB, appA]) {
+      recent.push(await insertPoster({ app, category: categories[1]!, createdAt: daysAgo(4) }));
+    }
+    await db
+      .insertInto('posterDownloads')
+      .values(
+        recent.map((posterId, i) => ({ posterId, day: daysAgo(3 + i).slice(0, 10), n: 2000 })),
+      )
+      .execute();
+    const t = await get('/dashboard/top?inDays=30&limit=3');
+    expect(t.posters.map((p: { id: number }) => p.id)).toEqual(recent);
+    await checkAll('recent posters');
+  });
 });

@@ -44,6 +44,13 @@ const PERIOD =
   'from the whole day the window starts in). With neither, all time. masterAppId narrows to one ' +
   'app. ';
 
+/**
+ * How many of the posters with the most downloads of all time a period's top posters are first
+ * looked for among (each a primary-key range): at the bench's million posters, 30 days' top 20
+ * are found among the first 2,000 in 2 ms, where summing the period's kept units takes 27.
+ */
+const TOP_PROBE = 2000;
+
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
@@ -265,7 +272,52 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy(downloads, 'desc')
           .orderBy('t.id')
           .limit(q.limit);
-      const [categories = [], posters = []] = (await database.reads.run([
+      const totals = db
+        .selectFrom('topPosterTotals')
+        .select(['posterId', 'n'])
+        .where('n', '>', 0)
+        .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
+        .orderBy('n', 'desc')
+        .orderBy('posterId');
+      // A period's top posters, first tried from the posters with the most downloads of all
+      // time: a poster's downloads in the period are at most its total, so once the k-th best
+      // period sum among the TOP_PROBE largest totals exceeds the smallest of them, no other
+      // poster can rank. Each probe is a primary-key range of its download days. When the bound
+      // does not hold (fewer than k of them downloaded in the period, or the period's best are
+      // not among the all-time best), the period's kept units are summed instead.
+      const probe = db
+        .with('c', () => totals.limit(TOP_PROBE))
+        .with('s', (qb) =>
+          qb.selectFrom('c').select((eb) => [
+            'c.posterId as id',
+            eb
+              .selectFrom('posterDownloads as d')
+              .select(sql<number>`sum(${sql.ref('d.n')})`.as('n'))
+              .whereRef('d.posterId', '=', 'c.posterId')
+              .where('d.day', '>=', from)
+              .where('d.day', '<=', to)
+              .as('downloads'),
+          ]),
+        )
+        .selectFrom('s')
+        .select((eb) => [
+          's.id',
+          's.downloads',
+          eb
+            .selectFrom('c')
+            .select((e) => e.fn.countAll().as('k'))
+            .as('probed'),
+          eb
+            .selectFrom('c')
+            .select((e) => e.fn.min('c.n').as('b'))
+            .as('bound'),
+        ])
+        .where('s.downloads', '>', 0)
+        .orderBy('s.downloads', 'desc')
+        .orderBy('s.id')
+        .limit(q.limit);
+      type Probed = Ranked & { probed: number | string; bound: number | string };
+      const [categories = [], first = []] = (await database.reads.run([
         db
           .selectFrom(ranked('topCategoryDownloads', cover(['d', 'w', 'm', 'y'])).as('r'))
           .innerJoin('categories as c', 'c.id', 'r.id')
@@ -274,17 +326,22 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy('c.id')
           .compile(),
         allTime
-          ? db
-              .selectFrom('topPosterTotals')
-              .select(['posterId as id', 'n as downloads'])
-              .where('n', '>', 0)
-              .$if(appId !== undefined, (qb) => qb.where('masterAppId', '=', appId!))
-              .orderBy('n', 'desc')
-              .orderBy('posterId')
-              .limit(q.limit)
-              .compile()
-          : ranked('topPosterDownloads', cover(['d', 'w', 'm'])).compile(),
-      ])) as Ranked[][];
+          ? totals.select(['posterId as id', 'n as downloads']).limit(q.limit).compile()
+          : probe.compile(),
+      ])) as [Ranked[], Probed[]];
+      const last = first[first.length - 1];
+      const exact =
+        allTime ||
+        (last !== undefined &&
+          (Number(last.probed) < TOP_PROBE ||
+            (first.length === q.limit && Number(last.bound) < Number(last.downloads))));
+      const posters = exact
+        ? first
+        : ((
+            await database.reads.run([
+              ranked('topPosterDownloads', cover(['d', 'w', 'm'])).compile(),
+            ])
+          )[0] as Ranked[]);
       const rows =
         posters.length === 0
           ? []
