@@ -696,9 +696,9 @@ describe('the top lists’ kept downloads', () => {
   });
 
   it('are exact when the period’s best are not among the all-time best', async () => {
-    // More posters than the route first probes (the 2,000 largest totals), each with more
-    // downloads of all time than any poster has in the later periods: the probe cannot decide
-    // those, and the period's kept units are summed instead.
+    // More posters than the route first probes (the largest totals, 100 per row asked: 2,000
+    // for 20), each with more downloads of all time than any poster has in the later periods:
+    // the probe cannot decide those, and the period's kept units are summed instead.
     const at = '2023-05-01T00:00:00.000Z';
     const old: number[] = [];
     for (let chunk = 0; chunk < 5; chunk++) {

@@ -91,8 +91,8 @@ function sqliteStatements(d: Dialect): string[] {
   const upsert = (table: 'category' | 'poster') =>
     `on conflict (grain, master_app_id, start, ${table}_id) do update set n = n + excluded.n;`;
   /** The download row `row` (new or old) added (+) to or taken (-) from the kept rows. */
-  const download = (row: 'new' | 'old', sign: '+' | '-') => {
-    const n = sign === '+' ? `${row}.n` : `-${row}.n`;
+  const download = (row: 'new' | 'old', sign: '+' | '-' | 'delta') => {
+    const n = sign === '+' ? `${row}.n` : sign === '-' ? `-${row}.n` : `new.n - old.n`;
     return (
       `insert into top_category_downloads (grain, master_app_id, start, category_id, n) ` +
       `select g.g, p.master_app_id, ${start(`${row}.day`)}, p.category_id, ${n} ` +
@@ -128,7 +128,11 @@ function sqliteStatements(d: Dialect): string[] {
   return [
     `create trigger top_downloads_insert after insert on poster_downloads begin ${download('new', '+')} end`,
     `create trigger top_downloads_delete after delete on poster_downloads begin ${download('old', '-')} end`,
-    `create trigger top_downloads_update after update on poster_downloads begin ` +
+    // The content app's upsert changes only n: the difference, in one pass.
+    `create trigger top_downloads_add after update of n on poster_downloads ` +
+      `when old.poster_id = new.poster_id and old.day = new.day begin ${download('new', 'delta')} end`,
+    `create trigger top_downloads_update after update on poster_downloads ` +
+      `when old.poster_id <> new.poster_id or old.day <> new.day begin ` +
       `${download('old', '-')} ${download('new', '+')} end`,
     `create trigger top_posters_downloads_gone before delete on posters begin ` +
       posterCategory('old', '-') +
