@@ -142,34 +142,69 @@ export function coverDays(
     const s = unitStart(g, from);
     if (s < lo && s >= floor) lo = s;
   }
-  const days: string[] = [];
-  for (let d = lo; d <= to; d = addDays(d, 1)) days.push(d);
-  const n = days.length;
-  // best[i]: fewest units covering days i.. (to the end); how[i]: the grain of the first of them.
-  const best = new Array<number>(n + 1).fill(0);
-  const how = new Array<{ grain: Grain; next: number }>(n);
+  const n = daysBetween(lo, to);
+  // The calendar of each day, walked once (no dates parsed per day: a few years of days must
+  // cost well under a millisecond on the request thread).
+  const first = parse(lo);
+  let y = first.getUTCFullYear();
+  let m = first.getUTCMonth();
+  let d = first.getUTCDate();
+  let weekday = (first.getUTCDay() + 6) % 7; // Monday 0
+  const monthDays = (yy: number, mm: number) => new Date(Date.UTC(yy, mm + 1, 0)).getUTCDate();
+  // For each day, how many days the unit of each grain starting on it spans (0: none starts).
+  const spans: Record<Grain, Int32Array> = {
+    d: new Int32Array(n).fill(1),
+    w: new Int32Array(n),
+    m: new Int32Array(n),
+    y: new Int32Array(n),
+  };
+  let days = monthDays(y, m);
+  for (let i = 0; i < n; i++) {
+    if (weekday === 0) spans.w[i] = 7;
+    if (d === 1) spans.m[i] = days;
+    if (d === 1 && m === 0)
+      spans.y[i] = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 366 : 365;
+    weekday = (weekday + 1) % 7;
+    if (++d > days) {
+      d = 1;
+      if (++m === 12) {
+        m = 0;
+        y += 1;
+      }
+      days = monthDays(y, m);
+    }
+  }
+  // Days from the last one to `ceiling` (a unit may end there): how far past `to` units may go.
+  const slack = ceiling > to ? daysBetween(to, ceiling) - 1 : 0;
+  // best[i]: fewest units covering days i.. (to the end); how[i], next[i]: the first of them.
+  const best = new Int32Array(n + 1);
+  const how = new Array<Grain>(n);
+  const next = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
-    const day = days[i]!;
     best[i] = best[i + 1]! + 1;
-    how[i] = { grain: 'd', next: i + 1 };
+    how[i] = 'd';
+    next[i] = i + 1;
     for (const g of grains) {
-      if (g === 'd' || unitStart(g, day) !== day) continue;
-      const end = unitEnd(g, day);
+      const span = spans[g][i]!;
+      if (g === 'd' || span === 0) continue;
       // A unit ending past `to` (within the ceiling) covers every remaining day.
-      const next = end > to ? (end <= ceiling ? n : -1) : i + daysBetween(day, end);
-      if (next < 0) continue;
-      if (best[next]! + 1 <= best[i]!) {
-        best[i] = best[next]! + 1;
-        how[i] = { grain: g, next };
+      const end = i + span;
+      if (end > n + slack) continue;
+      const after = Math.min(end, n);
+      if (best[after]! + 1 <= best[i]!) {
+        best[i] = best[after]! + 1;
+        how[i] = g;
+        next[i] = after;
       }
     }
   }
   const runs: UnitRun[] = [];
-  for (let i = 0; i < n; i = how[i]!.next) {
-    const { grain } = how[i]!;
+  for (let i = 0; i < n; i = next[i]!) {
+    const grain = how[i]!;
     const last = runs[runs.length - 1];
-    if (last && last.grain === grain) last.last = days[i]!;
-    else runs.push({ grain, first: days[i]!, last: days[i]! });
+    const day = addDays(lo, i);
+    if (last && last.grain === grain) last.last = day;
+    else runs.push({ grain, first: day, last: day });
   }
   return runs;
 }
