@@ -16,7 +16,8 @@
  *   (WITHOUT ROWID on SQLite, INCLUDE (n) on PostgreSQL). Weeks and months hold a poster's
  *   downloads of several days in one row, so a period reads fewer rows than it has download days.
  * - `top_poster_totals (poster_id, master_app_id, n)`: each poster's downloads of all time, with
- *   indexes by (app,) n desc, id: all-time top posters are the first rows of an index.
+ *   indexes by (app,) n desc, id: all-time top posters are the first rows of an index, and a
+ *   period's are first looked for among the largest totals (features/dashboard/trends.ts).
  *
  * A poster's category or app change moves its downloads; its deletion takes them away in a
  * BEFORE DELETE trigger (the cascade to its download rows no longer sees its app and category,
@@ -27,7 +28,11 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../dialect.ts';
 
-/** Units categories are kept in, and posters (years of posters would save little: see above). */
+/**
+ * Units categories are kept in, and posters: no years of posters, which would hold about as many
+ * rows as their months (the bench's posters are downloaded within days of being made) and leave
+ * all time to the totals.
+ */
 const CATEGORY_GRAINS = ['d', 'w', 'm', 'y'] as const;
 const POSTER_GRAINS = ['d', 'w', 'm'] as const;
 type Grain = (typeof CATEGORY_GRAINS)[number];
@@ -176,11 +181,23 @@ function postgresStatements(d: Dialect): string[] {
     `select r.poster_id, p.master_app_id, ${sign}sum(r.n) from ${rows} r ` +
     `join posters p on p.id = r.poster_id group by 1, 2`;
   const downloads = (rows: Array<[string, string]>) =>
-    upsert('top_category_downloads', CAT, rows.map(([r, s]) => categoryOf(r, s))) +
+    upsert(
+      'top_category_downloads',
+      CAT,
+      rows.map(([r, s]) => categoryOf(r, s)),
+    ) +
     ' ' +
-    upsert('top_poster_downloads', POS, rows.map(([r, s]) => posterOf(r, s))) +
+    upsert(
+      'top_poster_downloads',
+      POS,
+      rows.map(([r, s]) => posterOf(r, s)),
+    ) +
     ' ' +
-    upsert('top_poster_totals', TOT, rows.map(([r, s]) => totalOf(r, s)));
+    upsert(
+      'top_poster_totals',
+      TOT,
+      rows.map(([r, s]) => totalOf(r, s)),
+    );
   // Posters whose category or app changed: their downloads leave the old (o) and join the new (n).
   const moved = `from new_rows n join old_rows o on o.id = n.id join poster_downloads r on r.poster_id = n.id`;
   const movedCategory = (side: 'o' | 'n', sign: string) =>
@@ -215,10 +232,7 @@ function postgresStatements(d: Dialect): string[] {
     ...triggers('poster_downloads', 'top_downloads_sync', ['insert', 'delete', 'update']),
     fn(
       'top_posters_move',
-      upsert('top_category_downloads', CAT, [
-        movedCategory('n', ''),
-        movedCategory('o', '-'),
-      ]) +
+      upsert('top_category_downloads', CAT, [movedCategory('n', ''), movedCategory('o', '-')]) +
         // A poster's own rows are keyed by its app: those under the old app go, the new are summed.
         ` delete from top_poster_downloads t using (select distinct g.g, o.master_app_id, ` +
         `${start('r.day')} as start, o.id ${moved} cross join ${grains(POSTER_GRAINS)} ${appMoved}) ` +
