@@ -23,6 +23,7 @@ import { checkList, rebuildList } from './db/list-structures.ts';
 import { structureOf } from './db/lists.ts';
 import { ALL_LISTS } from './features/lists.ts';
 import { checkTrendCounts } from './features/dashboard/trend-counts.ts';
+import { checkTopDownloads } from './features/dashboard/top-downloads.ts';
 
 /** A refusal the operator can act on: printed as is, exit code 1, no stack. */
 class CliError extends Error {}
@@ -196,13 +197,14 @@ export function buildCli(): Command {
           problems.push(...(await checkList(handle.db, handle.dialect, structureOf(list))));
         }
         problems.push(...(await checkTrendCounts(handle.db, handle.dialect)));
+        problems.push(...(await checkTopDownloads(handle.db, handle.dialect)));
         if (problems.length > 0) {
           throw new CliError(
             `${problems.join('\n')}\nRun npm run admin -- rebuild-lists to rebuild them.`,
           );
         }
         console.log(
-          `Every list (${ALL_LISTS.length}) agrees with its table, and the trends' daily counts with theirs.`,
+          `Every list (${ALL_LISTS.length}) agrees with its table, and the trends' daily counts and the top lists' downloads with theirs.`,
         );
       });
     });

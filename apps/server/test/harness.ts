@@ -19,6 +19,7 @@ import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import { checkList } from '../src/db/list-structures.ts';
 import { checkTrendCounts } from '../src/features/dashboard/trend-counts.ts';
+import { checkTopDownloads } from '../src/features/dashboard/top-downloads.ts';
 import { structureOf } from '../src/db/lists.ts';
 import { ALL_LISTS } from '../src/features/lists.ts';
 
@@ -177,6 +178,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
           problems.push(...(await checkList(ctx.db, ctx.dialect, structureOf(list))));
         }
         problems.push(...(await checkTrendCounts(ctx.db, ctx.dialect)));
+        problems.push(...(await checkTopDownloads(ctx.db, ctx.dialect)));
         if (problems.length > 0)
           throw new Error(`List structures out of step:\n${problems.join('\n')}`);
         await app.close();

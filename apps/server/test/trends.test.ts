@@ -321,37 +321,38 @@ describe('dashboard trends', () => {
   });
 });
 
-describe('dashboard top downloads', () => {
-  async function topSql(from?: string, to?: string, appId?: number) {
-    const where = sql.join(
-      [
-        sql`1 = 1`,
-        ...(from ? [sql`d.day >= ${from}`] : []),
-        ...(to ? [sql`d.day <= ${to}`] : []),
-        ...(appId ? [sql`p.master_app_id = ${appId}`] : []),
-      ],
-      sql` and `,
-    );
-    const cats = await sql<{ id: number; downloads: number }>`select p.category_id as id,
-      sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
-      where ${where} group by p.category_id having sum(d.n) > 0
-      order by sum(d.n) desc, p.category_id limit 5`.execute(db);
-    const posters = await sql<{ id: number; downloads: number }>`select d.poster_id as id,
-      sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
-      where ${where} group by d.poster_id having sum(d.n) > 0
-      order by sum(d.n) desc, d.poster_id limit 5`.execute(db);
-    const norm = (rows: Array<{ id: number; downloads: number }>) =>
-      rows.map((r) => ({ id: Number(r.id), downloads: Number(r.downloads) }));
-    return { categories: norm(cats.rows), posters: norm(posters.rows) };
-  }
-  const pick = (t: {
-    categories: Array<{ id: number; downloads: number }>;
-    posters: Array<{ id: number; downloads: number }>;
-  }) => ({
-    categories: t.categories.map((c) => ({ id: c.id, downloads: c.downloads })),
-    posters: t.posters.map((p) => ({ id: p.id, downloads: p.downloads })),
-  });
+/** The top lists as SQL over the download rows and their posters computes them. */
+async function topSql(from?: string, to?: string, appId?: number, limit = 5) {
+  const where = sql.join(
+    [
+      sql`1 = 1`,
+      ...(from ? [sql`d.day >= ${from}`] : []),
+      ...(to ? [sql`d.day <= ${to}`] : []),
+      ...(appId ? [sql`p.master_app_id = ${appId}`] : []),
+    ],
+    sql` and `,
+  );
+  const cats = await sql<{ id: number; downloads: number }>`select p.category_id as id,
+    sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
+    where ${where} group by p.category_id having sum(d.n) > 0
+    order by sum(d.n) desc, p.category_id limit ${limit}`.execute(db);
+  const posters = await sql<{ id: number; downloads: number }>`select d.poster_id as id,
+    sum(d.n) as downloads from poster_downloads d join posters p on p.id = d.poster_id
+    where ${where} group by d.poster_id having sum(d.n) > 0
+    order by sum(d.n) desc, d.poster_id limit ${limit}`.execute(db);
+  const norm = (rows: Array<{ id: number; downloads: number }>) =>
+    rows.map((r) => ({ id: Number(r.id), downloads: Number(r.downloads) }));
+  return { categories: norm(cats.rows), posters: norm(posters.rows) };
+}
+const pick = (t: {
+  categories: Array<{ id: number; downloads: number }>;
+  posters: Array<{ id: number; downloads: number }>;
+}) => ({
+  categories: t.categories.map((c) => ({ id: c.id, downloads: c.downloads })),
+  posters: t.posters.map((p) => ({ id: p.id, downloads: p.downloads })),
+});
 
+describe('dashboard top downloads', () => {
   it('rank categories and posters by the downloads of the period', async () => {
     const t = await get('/dashboard/top?fromDate=2025-03-01&toDate=2025-03-15');
     expect(pick(t)).toEqual(await topSql('2025-03-01', '2025-03-15'));
@@ -566,5 +567,191 @@ describe('the trends’ kept daily counts', () => {
     const after = await get(range);
     expect(after.points[4]).toMatchObject({ start: '2024-06-05', downloads: 0 });
     expect(after.points[5]).toMatchObject({ start: '2024-06-06', downloads: 9 });
+  });
+});
+
+describe('the top lists’ kept downloads', () => {
+  // Periods on and off the units the downloads are kept in: days, weeks from Monday, months and
+  // (categories) years, across a year's end and a leap day; open at either end; all time.
+  const periods: Array<[string | undefined, string | undefined]> = [
+    ['2023-12-18', '2024-03-05'],
+    ['2023-12-25', '2024-01-07'],
+    ['2023-12-27', '2024-01-03'],
+    ['2024-01-01', '2024-01-31'],
+    ['2024-01-02', '2024-02-29'],
+    ['2023-01-01', '2023-12-31'],
+    ['2024-02-28', '2024-03-01'],
+    ['2024-01-10', '2024-01-10'],
+    [undefined, '2024-01-15'],
+    ['2024-01-15', undefined],
+    ['2020-01-01', undefined],
+    [undefined, '2099-12-31'],
+    [undefined, undefined],
+  ];
+  const url = (from: string | undefined, to: string | undefined, app?: number) =>
+    '/dashboard/top?limit=20' +
+    (from ? `&fromDate=${from}` : '') +
+    (to ? `&toDate=${to}` : '') +
+    (app ? `&masterAppId=${app}` : '');
+  async function checkAll(label: string) {
+    for (const app of [undefined, appA, appB]) {
+      for (const [from, to] of periods) {
+        expect(pick(await get(url(from, to, app))), `${label}: ${url(from, to, app)}`).toEqual(
+          await topSql(from, to, app, 20),
+        );
+      }
+      for (const n of [1, 7, 30, 400]) {
+        const t = await get(
+          `/dashboard/top?limit=20&inDays=${n}${app ? `&masterAppId=${app}` : ''}`,
+        );
+        expect(pick(t), `${label}: inDays=${n} app ${app}`).toEqual(
+          await topSql(daysAgo(n).slice(0, 10), undefined, app, 20),
+        );
+      }
+    }
+  }
+
+  it('follow new and changed downloads, moved and deleted posters', async () => {
+    const [c1, c2, c3] = categories as [number, number, number];
+    const made: number[] = [];
+    for (const [i, [app, category]] of (
+      [
+        [appA, c1],
+        [appA, c2],
+        [appB, c1],
+        [appB, c3],
+        [appA, c3],
+        [appB, c2],
+        [appA, c1],
+        [appB, c1],
+      ] as const
+    ).entries()) {
+      made.push(
+        await insertPoster({ app, category, createdAt: `2023-12-${String(10 + i)}T10:00:00.000Z` }),
+      );
+    }
+    // Each poster on some days from mid-December to early March; equal sums here and there, so
+    // ties are broken by id.
+    const rows: Array<{ posterId: number; day: string; n: number }> = [];
+    made.forEach((posterId, i) => {
+      for (let d = i; d < 80; d += 2 + (i % 4)) {
+        rows.push({ posterId, day: addDays('2023-12-16', d), n: ((i + d) % 5) * 10 });
+      }
+    });
+    await db.insertInto('posterDownloads').values(rows).execute();
+    await checkAll('inserted');
+
+    // The content app adds to days (an upsert, as it records downloads) and writes new ones.
+    await db
+      .insertInto('posterDownloads')
+      .values([
+        { posterId: made[0]!, day: '2024-01-01', n: 35 },
+        { posterId: made[1]!, day: '2023-12-31', n: 7 },
+        { posterId: made[2]!, day: daysAgo(0).slice(0, 10), n: 12 },
+        { posterId: made[3]!, day: daysAgo(5).slice(0, 10), n: 30 },
+      ])
+      .onConflict((oc) =>
+        oc
+          .columns(['posterId', 'day'])
+          .doUpdateSet((eb) => ({ n: eb('posterDownloads.n', '+', eb.ref('excluded.n')) })),
+      )
+      .execute();
+    await db
+      .updateTable('posterDownloads')
+      .set({ n: 3 })
+      .where('posterId', '=', made[4]!)
+      .where('day', '>=', '2024-01-20')
+      .execute();
+    await db
+      .deleteFrom('posterDownloads')
+      .where('posterId', '=', made[5]!)
+      .where('day', '<', '2024-01-05')
+      .execute();
+    await checkAll('changed');
+
+    // A poster moves to another category and app; every poster of a category moves to another.
+    await db
+      .updateTable('posters')
+      .set({ categoryId: c2, masterAppId: appB })
+      .where('id', '=', made[0]!)
+      .execute();
+    await db
+      .updateTable('posters')
+      .set({ categoryId: c1 })
+      .where('categoryId', '=', c3)
+      .where('id', 'in', made)
+      .execute();
+    await checkAll('moved');
+
+    // Posters deleted, one alone and two in one statement.
+    await db.deleteFrom('posters').where('id', '=', made[1]!).execute();
+    await db.deleteFrom('posters').where('id', 'in', [made[6]!, made[7]!]).execute();
+    await checkAll('deleted');
+    const left = await db
+      .selectFrom('topPosterTotals')
+      .select('posterId')
+      .where('posterId', 'in', [made[1]!, made[6]!, made[7]!])
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('are exact when the period’s best are not among the all-time best', async () => {
+    // More posters than the route first probes (the largest totals, 100 per row asked: 2,000
+    // for 20), each with more downloads of all time than any poster has in the later periods:
+    // the probe cannot decide those, and the period's kept units are summed instead.
+    const at = '2023-05-01T00:00:00.000Z';
+    const old: number[] = [];
+    for (let chunk = 0; chunk < 5; chunk++) {
+      const made = await db
+        .insertInto('posters')
+        .values(
+          Array.from({ length: 420 }, (_, i) => ({
+            masterAppId: i % 2 ? appA : appB,
+            categoryId: categories[i % 3]!,
+            specialDayId: null,
+            accountId: adminId,
+            topDefNum: 1,
+            selfDefNum: 1,
+            bottomDefNum: 1,
+            poster: `posters/aa/old-${chunk}-${i}.webp`,
+            videoThumb: null,
+            date: null,
+            status: 'ACTIVE' as const,
+            position: 'LEFT' as const,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        )
+        .returning('id')
+        .execute();
+      old.push(...made.map((r) => r.id));
+    }
+    for (let i = 0; i < old.length; i += 500) {
+      await db
+        .insertInto('posterDownloads')
+        .values(
+          old.slice(i, i + 500).map((posterId, j) => ({
+            posterId,
+            day: addDays('2023-06-01', (i + j) % 20),
+            n: 900 + ((i + j) % 7),
+          })),
+        )
+        .execute();
+    }
+    await checkAll('old posters');
+    // A few recent posters outdo them all: now the probe's bound decides.
+    const recent = [];
+    for (const app of [appA, appB, appA]) {
+      recent.push(await insertPoster({ app, category: categories[1]!, createdAt: daysAgo(4) }));
+    }
+    await db
+      .insertInto('posterDownloads')
+      .values(
+        recent.map((posterId, i) => ({ posterId, day: daysAgo(3 + i).slice(0, 10), n: 2000 })),
+      )
+      .execute();
+    const t = await get('/dashboard/top?inDays=30&limit=3');
+    expect(t.posters.map((p: { id: number }) => p.id)).toEqual(recent);
+    await checkAll('recent posters');
   });
 });

@@ -17,6 +17,7 @@ import { staffSearch } from './migrations/0013-staff-search.ts';
 import { trendCounts } from './migrations/0014-trend-counts.ts';
 import { listCountsStatistics } from './migrations/0015-list-counts-statistics.ts';
 import { usersSearch } from './migrations/0016-users-search.ts';
+import { topDownloads } from './migrations/0017-top-downloads.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -37,6 +38,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0014-trend-counts': trendCounts(d),
     '0015-list-counts-statistics': listCountsStatistics(d),
     '0016-users-search': usersSearch(d),
+    '0017-top-downloads': topDownloads(d),
   };
 }
 

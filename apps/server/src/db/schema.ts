@@ -289,6 +289,33 @@ export interface TrendCountTable {
   n: number | string;
 }
 
+/**
+ * Kept by triggers (migration 0017): downloads per app and category, or per poster (with its
+ * app), in each UTC day, week from Monday, month (and, for categories, year) starting on `start`.
+ */
+export interface TopCategoryDownloadTable {
+  grain: 'd' | 'w' | 'm' | 'y';
+  masterAppId: number;
+  /** YYYY-MM-DD, UTC: the unit's first day. */
+  start: string;
+  categoryId: number;
+  n: number | string;
+}
+export interface TopPosterDownloadTable {
+  grain: 'd' | 'w' | 'm';
+  masterAppId: number;
+  /** YYYY-MM-DD, UTC: the unit's first day. */
+  start: string;
+  posterId: number;
+  n: number | string;
+}
+/** Kept by triggers (migration 0017): each poster's downloads of all time. */
+export interface TopPosterTotalTable {
+  posterId: number;
+  masterAppId: number;
+  n: number | string;
+}
+
 /** Rows per list and grouping set of filter values, kept by triggers (list-structures.ts). */
 export interface ListCountTable {
   list: string;
@@ -327,6 +354,9 @@ export interface Database {
   posters: PosterTable;
   posterDownloads: PosterDownloadTable;
   trendCounts: TrendCountTable;
+  topCategoryDownloads: TopCategoryDownloadTable;
+  topPosterDownloads: TopPosterDownloadTable;
+  topPosterTotals: TopPosterTotalTable;
   videos: VideoTable;
   banners: BannerTable;
   blogs: BlogTable;

@@ -103,3 +103,108 @@ export function defaultBucket(days: number): TrendBucket {
 export function daysBetween(from: string, to: string): number {
   return Math.round((parse(to).getTime() - parse(from).getTime()) / DAY_MS) + 1;
 }
+
+/** Units the top lists' downloads are kept in (migration 0017): day, week, month, year. */
+export type Grain = 'd' | 'w' | 'm' | 'y';
+
+/** The first day of the unit of `grain` holding `day`. */
+export function unitStart(grain: Grain, day: string): string {
+  if (grain === 'y') return `${day.slice(0, 4)}-01-01`;
+  return bucketStart(grain === 'd' ? 'day' : grain === 'w' ? 'week' : 'month', day);
+}
+
+/** The last day of the unit of `grain` starting on `start`. */
+export function unitEnd(grain: Grain, start: string): string {
+  if (grain === 'y') return `${start.slice(0, 4)}-12-31`;
+  return addDays(nextBucket(grain === 'd' ? 'day' : grain === 'w' ? 'week' : 'month', start), -1);
+}
+
+export type UnitRun = { grain: Grain; first: string; last: string };
+
+/**
+ * The fewest whole units of `grains` (days always among them) that cover the days `from`..`to`,
+ * as runs of consecutive units of one grain (`first`..`last` are their starts). Days before
+ * `from` down to `floor`, and after `to` up to `ceiling`, may be covered too (they hold no data:
+ * the period's bounds where its days were clamped to the data's), so a month or year may start
+ * before the first download day or end after the last. Found by dynamic programming from the
+ * last day back; a period is at most the data's days plus two years long.
+ */
+export function coverDays(
+  from: string,
+  to: string,
+  grains: readonly Grain[],
+  floor = from,
+  ceiling = to,
+): UnitRun[] {
+  // Start where the longest unit holding `from` starts, if that is not before the floor.
+  let lo = from;
+  for (const g of grains) {
+    const s = unitStart(g, from);
+    if (s < lo && s >= floor) lo = s;
+  }
+  const n = daysBetween(lo, to);
+  // The calendar of each day, walked once (no dates parsed per day: a few years of days must
+  // cost well under a millisecond on the request thread).
+  const first = parse(lo);
+  let y = first.getUTCFullYear();
+  let m = first.getUTCMonth();
+  let d = first.getUTCDate();
+  let weekday = (first.getUTCDay() + 6) % 7; // Monday 0
+  const monthDays = (yy: number, mm: number) => new Date(Date.UTC(yy, mm + 1, 0)).getUTCDate();
+  // For each day, how many days the unit of each grain starting on it spans (0: none starts).
+  const spans: Record<Grain, Int32Array> = {
+    d: new Int32Array(n).fill(1),
+    w: new Int32Array(n),
+    m: new Int32Array(n),
+    y: new Int32Array(n),
+  };
+  let days = monthDays(y, m);
+  for (let i = 0; i < n; i++) {
+    if (weekday === 0) spans.w[i] = 7;
+    if (d === 1) spans.m[i] = days;
+    if (d === 1 && m === 0)
+      spans.y[i] = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 366 : 365;
+    weekday = (weekday + 1) % 7;
+    if (++d > days) {
+      d = 1;
+      if (++m === 12) {
+        m = 0;
+        y += 1;
+      }
+      days = monthDays(y, m);
+    }
+  }
+  // Days from the last one to `ceiling` (a unit may end there): how far past `to` units may go.
+  const slack = ceiling > to ? daysBetween(to, ceiling) - 1 : 0;
+  // best[i]: fewest units covering days i.. (to the end); how[i], next[i]: the first of them.
+  const best = new Int32Array(n + 1);
+  const how = new Array<Grain>(n);
+  const next = new Int32Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    best[i] = best[i + 1]! + 1;
+    how[i] = 'd';
+    next[i] = i + 1;
+    for (const g of grains) {
+      const span = spans[g][i]!;
+      if (g === 'd' || span === 0) continue;
+      // A unit ending past `to` (within the ceiling) covers every remaining day.
+      const end = i + span;
+      if (end > n + slack) continue;
+      const after = Math.min(end, n);
+      if (best[after]! + 1 <= best[i]!) {
+        best[i] = best[after]! + 1;
+        how[i] = g;
+        next[i] = after;
+      }
+    }
+  }
+  const runs: UnitRun[] = [];
+  for (let i = 0; i < n; i = next[i]!) {
+    const grain = how[i]!;
+    const last = runs[runs.length - 1];
+    const day = addDays(lo, i);
+    if (last && last.grain === grain) last.last = day;
+    else runs.push({ grain, first: day, last: day });
+  }
+  return runs;
+}
