@@ -714,3 +714,33 @@ function bind(source: string, parameters: readonly unknown[]): string {
     return typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
   });
 }
+
+it.runIf(TEST_DB === 'postgres')(
+  'gathers an analyzed PostgreSQL database’s statistics after a migration, not a new one’s',
+  async () => {
+    const fresh = await createPgDatabase();
+    const analyzed = await createPgDatabase();
+    const lastAnalyze = async (handle: ReturnType<typeof openDatabase>, table: string) =>
+      (
+        await sql<{ at: string | null }>`
+          select cast(last_analyze as text) as at from pg_stat_user_tables
+          where relname = ${table}`.execute(handle.db)
+      ).rows[0]?.at ?? null;
+    const handles = [fresh, analyzed].map((d) => openDatabase({ kind: 'postgres', url: d.url }));
+    try {
+      const [newOne, old] = handles as [(typeof handles)[0], (typeof handles)[0]];
+      await migrateToLatest(newOne);
+      expect(await lastAnalyze(newOne, 'users_search')).toBeNull();
+      // A database in use (analyzed once, as the bench's loader does), then a later migration.
+      await migrateToLatest(old, '0015-list-counts-statistics');
+      await sql`analyze master_apps`.execute(old.db);
+      await migrateToLatest(old);
+      // 0016 made users_search: its statistics are there without anyone analyzing it.
+      expect(await lastAnalyze(old, 'users_search')).not.toBeNull();
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+      await fresh.drop();
+      await analyzed.drop();
+    }
+  },
+);
