@@ -290,6 +290,32 @@ describe('list', () => {
     expect((await list(`keyword=holi&status=DEACTIVE`)).total).toBe(0);
   });
 
+  it('pages a keyword matching most posters (walked newest first) like one matching few (sorted)', async () => {
+    const res = await admin({ method: 'POST', url: '/category', payload: { name: 'Everywhere' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const everywhere = res.json().result.id as number;
+    // Interleaved with posters that do not match, so the newest rows are not all matches.
+    for (let i = 0; i < 8; i++) {
+      await forAllApps({}, everywhere);
+      await forOneApp({}, categoryId);
+    }
+    const all = (await list('limit=100')).result;
+    for (const keyword of ['everywhere', 'morning']) {
+      const expected = all
+        .filter((r) => r.category.name.toLowerCase().includes(keyword))
+        .map((r) => r.id);
+      expect(expected.length, keyword).toBeGreaterThan(0);
+      for (const offset of [0, 5, 20]) {
+        const page = await list(`keyword=${keyword}&limit=5&offset=${offset}`);
+        expect(page.total, `${keyword} ${offset}`).toBe(expected.length);
+        expect(
+          page.result.map((r) => r.id),
+          `${keyword} ${offset}`,
+        ).toEqual(expected.slice(offset, offset + 5));
+      }
+    }
+  });
+
   it('sorts by the fields it allows and refuses others', async () => {
     const byDate = await list('sort=-date&limit=100');
     const dates = byDate.result.map((r) => r.date).filter((d) => d !== null);

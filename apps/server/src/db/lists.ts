@@ -165,7 +165,13 @@ type Template = {
   count: Precompiled<{ total: number }>;
   /** A keyword's page walking the order index instead, and the kept total of its filters. */
   adaptive:
-    { pageInOrder: Precompiled<unknown>; scope: Precompiled<{ total: number }> } | undefined;
+    | {
+        pageInOrder: Precompiled<unknown>;
+        scope: Precompiled<{ total: number }>;
+        /** How many entries a walk visits for the cost of sorting in one match. */
+        walkVsLookup: number;
+      }
+    | undefined;
 };
 
 /**
@@ -173,6 +179,12 @@ type Template = {
  * an entry checked against the matches' filter costs about a fiftieth of a row lookup).
  */
 const WALK_VS_LOOKUP = 50;
+/**
+ * The same when the match is through a referenced list (a poster's category or special day): each
+ * walked entry reads its row for the column (0.28 µs a poster at a million, against 0.62 µs a
+ * match found through the column's index and sorted).
+ */
+const WALK_VS_LOOKUP_VIA = 2;
 
 export class Lists {
   readonly #db: Kysely<any>;
@@ -248,7 +260,7 @@ export class Lists {
     // Walking visits about reach × scope / total index entries; sorting looks up every match.
     const scope = Number(scopeRows[0]?.total ?? 0);
     const reach = query.offset + query.limit;
-    const walk = total * total * WALK_VS_LOOKUP > reach * scope;
+    const walk = total * total * adaptive.walkVsLookup > reach * scope;
     const [rows = []] = await run([(walk ? adaptive.pageInOrder : template.page).fill(values)]);
     return { rows, total };
   }
@@ -410,7 +422,10 @@ export class Lists {
                 )
               : []),
             ...spec.searchVia.map((via) =>
-              this.#dialect.inIds(via.column, matching(via.list.name)),
+              // Walking the order index, each row is checked (not found through the column).
+              inOrder
+                ? eb(this.#dialect.unindexed(via.column), 'in', matching(via.list.name))
+                : this.#dialect.inIds(via.column, matching(via.list.name)),
             ),
           ]),
         ) as Q;
@@ -483,9 +498,12 @@ export class Lists {
     const adaptive =
       kind === 'indexed' &&
       kept !== undefined &&
-      this.#dialect.kind === 'sqlite' &&
-      spec.searchVia.length === 0
-        ? { pageInOrder: pageOf(true), scope: precompile(kept) }
+      this.#dialect.kind === 'sqlite'
+        ? {
+            pageInOrder: pageOf(true),
+            scope: precompile(kept),
+            walkVsLookup: spec.searchVia.length > 0 ? WALK_VS_LOOKUP_VIA : WALK_VS_LOOKUP,
+          }
         : undefined;
     return { page: pageOf(false), count: precompile(count), adaptive };
   }
