@@ -496,9 +496,7 @@ export class Lists {
     count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
     // PostgreSQL's planner weighs the two page plans itself, from its statistics.
     const adaptive =
-      kind === 'indexed' &&
-      kept !== undefined &&
-      this.#dialect.kind === 'sqlite'
+      kind === 'indexed' && kept !== undefined && this.#dialect.kind === 'sqlite'
         ? {
             pageInOrder: pageOf(true),
             scope: precompile(kept),
