@@ -35,6 +35,7 @@ import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
 import { CATEGORIES_LIST } from '../categories/routes.ts';
 import { SPECIAL_DAYS_LIST } from '../special-days/routes.ts';
+import { POSTER_COUNTS } from './counts.ts';
 
 const FOLDER = 'posters';
 const MENU = 'poster';
@@ -50,12 +51,7 @@ export const POSTERS_LIST = defineList({
     categoryId: 'categoryId',
     specialDayId: 'specialDayId',
   },
-  counts: [
-    ['masterAppId', 'status'],
-    ['categoryId', 'status', 'masterAppId'],
-    ['specialDayId', 'status', 'masterAppId'],
-    ['categoryId', 'specialDayId', 'status', 'masterAppId'],
-  ],
+  counts: POSTER_COUNTS,
   search: [],
   searchVia: [
     { column: 'categoryId', list: CATEGORIES_LIST },

@@ -1,12 +1,21 @@
 /**
  * How many ACTIVE posters each special day has, in all and per master app: for the calendar and
- * the dashboard's next special days. One grouped count over the index `posters_special_day_active`
- * (special_day_id, status, master_app_id), read from the index alone.
+ * the dashboard's next special days. Read from the posters list's kept totals by special day,
+ * status and app (`list_counts`): a few rows a day. Counting the posters themselves was a range
+ * of the index (special_day_id, status, master_app_id) per day: 4,000 entries a day at a million
+ * posters, 528 requests a second with a p99 of 219 ms at fifty at once.
  */
-import { sql } from 'kysely';
 import type { SpecialDayPosters, Status } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import type { ReadPool } from '../../db/reads.ts';
+import { COUNT_KEYS } from '../../db/list-structures.ts';
+import { POSTER_COUNTS } from '../posters/counts.ts';
+
+const BY_DAY = POSTER_COUNTS.findIndex(
+  (set) => set.length === 3 && set[0] === 'specialDayId' && set.includes('status'),
+);
+const key = (name: 'specialDayId' | 'status' | 'masterAppId') =>
+  COUNT_KEYS[(POSTER_COUNTS[BY_DAY] as readonly string[]).indexOf(name)]!;
 
 type Day = { id: number; name: string; month: number; day: number; status: Status };
 
@@ -29,24 +38,31 @@ export async function withActivePosters<T extends Day>(
       ? []
       : ((await reads.run([
           db
-            .selectFrom('posters')
-            .select((eb) => ['specialDayId', 'masterAppId', eb.fn.countAll<number>().as('n')])
-            // A literal, like the index's leading columns are probed: one range per day.
-            .where('status', '=', sql.lit('ACTIVE'))
+            .selectFrom('listCounts')
+            .select([
+              `${key('specialDayId')} as specialDayId`,
+              `${key('masterAppId')} as masterAppId`,
+              'n',
+            ])
+            .where('list', '=', 'posters')
+            .where('grp', '=', BY_DAY)
             .where(
-              'specialDayId',
+              key('specialDayId'),
               'in',
-              days.map((d) => d.id),
+              days.map((d) => String(d.id)),
             )
-            .$if(masterAppId !== undefined, (qb) => qb.where('masterAppId', '=', masterAppId!))
-            .groupBy(['specialDayId', 'masterAppId'])
+            .where(key('status'), '=', 'ACTIVE')
+            .$if(masterAppId !== undefined, (qb) =>
+              qb.where(key('masterAppId'), '=', String(masterAppId)),
+            )
             .compile(),
-        ])) as Array<Array<{ special_day_id: number; master_app_id: number; n: number | string }>>);
+        ])) as Array<Array<{ special_day_id: string; master_app_id: string; n: number | string }>>);
   const byDay = new Map<number, Map<number, number>>();
   for (const c of counts) {
-    let perApp = byDay.get(c.special_day_id);
-    if (!perApp) byDay.set(c.special_day_id, (perApp = new Map<number, number>()));
-    perApp.set(c.master_app_id, Number(c.n));
+    const day = Number(c.special_day_id);
+    let perApp = byDay.get(day);
+    if (!perApp) byDay.set(day, (perApp = new Map<number, number>()));
+    perApp.set(Number(c.master_app_id), Number(c.n));
   }
   return days.map((d) => {
     const perApp = byDay.get(d.id);
