@@ -142,13 +142,39 @@ function sqliteCounting(def: ListStructure) {
 }
 
 /**
+ * The triggers every SQLite list has: a row inserted or deleted is counted and (re)indexed by
+ * `index`/`unindex` (statements for the row `new` or `old`), a change of a counted column moves
+ * its count.
+ */
+function sqliteRowTriggers(
+  def: ListStructure,
+  index: (row: string) => string[],
+  unindex: (row: string) => string[],
+): string[] {
+  const { name, table } = def;
+  const { inc, dec } = sqliteCounting(def);
+  const out = [
+    `create trigger ${name}_list_insert after insert on ${table} begin ${[...inc('new'), ...index('new')].join(' ')} end`,
+    `create trigger ${name}_list_delete after delete on ${table} begin ${[...dec('old'), ...unindex('old')].join(' ')} end`,
+  ];
+  const counted = [...new Set(def.counts.flat())];
+  if (counted.length > 0) {
+    const changed = counted.map((c) => `old.${c} is not new.${c}`).join(' or ');
+    out.push(
+      `create trigger ${name}_list_recount after update of ${counted.join(', ')} on ${table} ` +
+        `when ${changed} begin ${[...dec('old'), ...inc('new')].join(' ')} end`,
+    );
+  }
+  return out;
+}
+
+/**
  * A split search structure (`searchWhere`): two FTS5 indexes, each over a view of the rows it
  * holds (its external content, so 'rebuild' and the integrity check see those rows only). The
  * triggers put a row in the one whose condition it meets, and move it when a write changes that.
  */
 function sqliteSplitStatements(def: ListStructure): string[] {
   const { name, table } = def;
-  const { inc, dec } = sqliteCounting(def);
   const parts = searchParts(def, 'sqlite');
   const cols = def.search.join(', ');
   const values = (row: string) => def.search.map((c) => `${row}.${c}`).join(', ');
@@ -172,20 +198,7 @@ function sqliteSplitStatements(def: ListStructure): string[] {
       ({ table: fts, holds }) =>
         `insert into ${fts} (${fts}, rowid, ${cols}) select 'delete', ${row}.id, ${values(row)} where ${holds(row)};`,
     );
-  out.push(
-    `create trigger ${name}_list_insert after insert on ${table} begin ${[...inc('new'), ...add('new')].join(' ')} end`,
-  );
-  out.push(
-    `create trigger ${name}_list_delete after delete on ${table} begin ${[...dec('old'), ...remove('old')].join(' ')} end`,
-  );
-  const counted = [...new Set(def.counts.flat())];
-  if (counted.length > 0) {
-    const changed = counted.map((c) => `old.${c} is not new.${c}`).join(' or ');
-    out.push(
-      `create trigger ${name}_list_recount after update of ${counted.join(', ')} on ${table} ` +
-        `when ${changed} begin ${[...dec('old'), ...inc('new')].join(' ')} end`,
-    );
-  }
+  out.push(...sqliteRowTriggers(def, add, remove));
   // Reindexed when a searched column changes or the row moves to the other index.
   const watched = [...new Set([...def.search, ...def.searchWhere!.map((c) => c.column)])];
   const changed = [
@@ -203,7 +216,6 @@ function sqliteStatements(def: ListStructure): string[] {
   if ((def.searchWhere ?? []).length > 0) return sqliteSplitStatements(def);
   const { name, table } = def;
   const out: string[] = [];
-  const { inc, dec } = sqliteCounting(def);
   const fts = `${name}_search`;
   const cols = def.search.join(', ');
   const ftsInsert = (row: string) =>
@@ -227,20 +239,7 @@ function sqliteStatements(def: ListStructure): string[] {
     );
     out.push(`insert into ${fts} (${fts}) values ('rebuild')`);
   }
-  out.push(
-    `create trigger ${name}_list_insert after insert on ${table} begin ${[...inc('new'), ...ftsInsert('new')].join(' ')} end`,
-  );
-  out.push(
-    `create trigger ${name}_list_delete after delete on ${table} begin ${[...dec('old'), ...ftsDelete('old')].join(' ')} end`,
-  );
-  const counted = [...new Set(def.counts.flat())];
-  if (counted.length > 0) {
-    const changed = counted.map((c) => `old.${c} is not new.${c}`).join(' or ');
-    out.push(
-      `create trigger ${name}_list_recount after update of ${counted.join(', ')} on ${table} ` +
-        `when ${changed} begin ${[...dec('old'), ...inc('new')].join(' ')} end`,
-    );
-  }
+  out.push(...sqliteRowTriggers(def, ftsInsert, ftsDelete));
   if (def.search.length > 0) {
     const changed = def.search.map((c) => `old.${c} is not new.${c}`).join(' or ');
     out.push(
