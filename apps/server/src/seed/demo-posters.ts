@@ -30,13 +30,11 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
   const designs = Array.from({ length: size.designs }, (_, k) => {
     const day = look.int(10) < 8 ? days[k % days.length]! : undefined;
     const category = day?.category ?? look.pick(DEMO_CATEGORIES);
-    // A design is made 3 to 40 days before its day, or any time for an everyday one.
-    const madeDaysAgo = day
-      ? Math.min(
-          360,
-          Math.max(0, (today.getTime() - day.date.getTime()) / DAY_MS + 3 + look.int(38)),
-        )
-      : look.int(360);
+    // A design is made 3 to 40 days before its day, or any time for an everyday one; one for a
+    // day further ahead than that within the last two weeks (not all today: the trend showed
+    // them as one spike).
+    const ahead = day ? (today.getTime() - day.date.getTime()) / DAY_MS + 3 + look.int(38) : 0;
+    const madeDaysAgo = day ? Math.min(360, ahead < 0 ? k % 14 : ahead) : look.int(360);
     return {
       title: day?.name ?? category,
       greeting: look.pick(GREETINGS),

@@ -3,6 +3,9 @@
  * downloads, new posters and users over time, the most downloaded categories and posters, and the
  * next special days with their active posters. Every card links to the list behind it.
  */
+// The charts' legends draw their colours with ColorSwatch, whose styles the app does not load
+// otherwise (it imports Mantine's CSS per component).
+import '@mantine/core/styles/ColorSwatch.css';
 import '@mantine/charts/styles.css';
 import {
   Alert,
