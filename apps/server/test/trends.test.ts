@@ -415,6 +415,35 @@ describe('next special days and the calendar', () => {
     expect(ours.find((d: { name: string }) => d.name === 'Year End').activePosters).toBe(0);
   });
 
+  it('order the next days by their next date from any day, 29 February included', async () => {
+    type Next = { id: number; date: string };
+    const order = (d: Next) => `${d.date} ${String(d.id).padStart(9, '0')}`;
+    for (const fromDate of [
+      '2025-03-11',
+      '2027-03-01',
+      '2027-12-31',
+      '2028-02-01',
+      '2028-02-29',
+      '2028-03-01',
+    ]) {
+      const all = (await get(`/dashboard/special-days?fromDate=${fromDate}&limit=50`))
+        .result as Next[];
+      const sorted = [...all].sort((a, b) => (order(a) < order(b) ? -1 : 1));
+      expect(
+        all.map((d) => d.id),
+        fromDate,
+      ).toEqual(sorted.map((d) => d.id));
+      expect(all.every((d) => d.date >= fromDate)).toBe(true);
+      const first = (await get(`/dashboard/special-days?fromDate=${fromDate}&limit=3`))
+        .result as Next[];
+      expect(first.map((d) => d.id)).toEqual(all.slice(0, 3).map((d) => d.id));
+    }
+    // In a leap year before 29 February, the leap day is this year's.
+    const leap = (await get('/dashboard/special-days?fromDate=2028-02-01&limit=50'))
+      .result as Array<Next & { name: string }>;
+    expect(leap.find((d) => d.name === 'Leap Day')?.date).toBe('2028-02-29');
+  });
+
   it('narrow the apps to one and take the limit', async () => {
     const { result } = await get(
       `/dashboard/special-days?fromDate=2025-03-10&limit=1&masterAppId=${appA}`,

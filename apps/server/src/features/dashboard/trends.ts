@@ -416,18 +416,36 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const from = request.query.fromDate ?? today();
-      const active = await db
-        .selectFrom('specialDays')
-        .select(['id', 'name', 'month', 'day', 'status'])
-        .where('status', '=', 'ACTIVE')
-        .execute();
-      const next = active
-        .map((d) => ({ ...d, date: nextDate(d.month, d.day, from) }))
-        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id))
-        .slice(0, request.query.limit);
-      return {
-        result: await withActivePosters(db, database.reads, next, request.query.masterAppId),
-      };
+      const { limit, masterAppId } = request.query;
+      // The next days in SQL, as nextDate orders them: this year's from `from` on, then next
+      // year's before it, then a 29 February whose year (or next year) has none (it falls on a
+      // later leap year), ties by id.
+      const year = Number(from.slice(0, 4));
+      const fromDay = Number(from.slice(5, 7)) * 100 + Number(from.slice(8, 10));
+      const leap = (y: number) => (isLeapYear(y) ? 1 : 0);
+      const next = () =>
+        db
+          .selectFrom('specialDays')
+          .select(['id', 'name', 'month', 'day', 'status'])
+          .where('status', '=', 'ACTIVE')
+          .orderBy(
+            sql`case
+              when month * 100 + day >= ${fromDay} and (month <> 2 or day <> 29 or ${leap(year)} = 1) then 0
+              when month * 100 + day < ${fromDay} and (month <> 2 or day <> 29 or ${leap(year + 1)} = 1) then 1
+              else 2 end`,
+          )
+          .orderBy('month')
+          .orderBy('day')
+          .orderBy('id')
+          .limit(limit);
+      const days = await withActivePosters(
+        db,
+        database.reads,
+        `next ${from} ${limit}`,
+        next,
+        masterAppId,
+      );
+      return { result: days.map((d) => ({ ...d, date: nextDate(d.month, d.day, from) })) };
     },
   );
 };

@@ -26,14 +26,17 @@ const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { month } = request.query;
-      const days = await db
-        .selectFrom('specialDays')
-        .select(['id', 'name', 'month', 'day', 'status'])
-        .where('month', '=', month)
-        .orderBy('day')
-        .orderBy('id')
-        .execute();
-      return { month, result: await withActivePosters(db, database.reads, days) };
+      const days = () =>
+        db
+          .selectFrom('specialDays')
+          .select(['id', 'name', 'month', 'day', 'status'])
+          .where('month', '=', month)
+          .orderBy('day')
+          .orderBy('id');
+      return {
+        month,
+        result: await withActivePosters(db, database.reads, `calendar ${month}`, days),
+      };
     },
   );
 };
