@@ -282,7 +282,7 @@ function pgCountDelta(def: ListStructure, parts: Array<{ rows: string; sign: 1 |
  * moves it, or rewrites its document when that changed).
  */
 function postgresSplitStatements(def: ListStructure): string[] {
-  const { name, table } = def;
+  const { table } = def;
   const parts = searchParts(def, 'postgres');
   const hasCounts = def.counts.length > 0;
   const out: string[] = [];
@@ -328,19 +328,26 @@ function postgresSplitStatements(def: ListStructure): string[] {
         `where ${search}.doc is distinct from excluded.doc;`,
     ),
   ];
-  out.push(
+  out.push(...pgSync(def, onInsert, onDelete, onUpdate));
+  return out;
+}
+
+/**
+ * A PostgreSQL list's sync function (the statements for inserted, deleted and updated rows,
+ * which see `new_rows` / `old_rows`) and the statement triggers that call it.
+ */
+function pgSync(
+  def: ListStructure,
+  onInsert: string[],
+  onDelete: string[],
+  onUpdate: string[],
+): string[] {
+  const { name, table } = def;
+  return [
     `create function ${name}_list_sync() returns trigger language plpgsql as $$ begin ` +
       `if tg_op = 'INSERT' then ${onInsert.join(' ')} ` +
       `elsif tg_op = 'DELETE' then ${onDelete.join(' ')} ` +
       `else ${onUpdate.join(' ')} end if; return null; end $$`,
-  );
-  out.push(...pgTriggers(def));
-  return out;
-}
-
-function pgTriggers(def: ListStructure): string[] {
-  const { name, table } = def;
-  return [
     `create trigger ${name}_list_insert after insert on ${table} referencing new table as new_rows ` +
       `for each statement execute function ${name}_list_sync()`,
     `create trigger ${name}_list_delete after delete on ${table} referencing old table as old_rows ` +
@@ -391,13 +398,7 @@ function postgresStatements(def: ListStructure): string[] {
         ]
       : []),
   ];
-  out.push(
-    `create function ${name}_list_sync() returns trigger language plpgsql as $$ begin ` +
-      `if tg_op = 'INSERT' then ${onInsert.join(' ')} ` +
-      `elsif tg_op = 'DELETE' then ${onDelete.join(' ')} ` +
-      `else ${onUpdate.join(' ')} end if; return null; end $$`,
-  );
-  out.push(...pgTriggers(def));
+  out.push(...pgSync(def, onInsert, onDelete, onUpdate));
   return out;
 }
 
