@@ -10,7 +10,9 @@
  * cache to page cache (422 to 1,310 MB/s on this machine, with the kernel's state). Once it was the
  * floor; but no upload can approach it here: the bytes must also cross a loopback socket, with the
  * sending process on the same two cores, and the bare server above reaches only about half of it.
- * And the growth during the warm-up upload (the process's first large body), measured the same way.
+ * And the growth during the warm-up upload (the process's first large body), measured the same way,
+ * and the CPU seconds each receiver and its sender used: on two cores shared by both, the upload's
+ * rate follows the CPU it costs.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -37,6 +39,10 @@ export type UploadResult = {
   warmUpMb: number;
   warmUpGrowthMb: number;
   status: number;
+  /** CPU seconds the server and the sending process used for the upload. */
+  uploadCpu: CpuUse;
+  /** The same for the faster floor upload. */
+  floorCpu: CpuUse;
 };
 
 /** An MP4 head (an `ftyp` box) and random filler: what the server checks is the leading bytes. */
@@ -58,6 +64,27 @@ export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU seconds (user and system) a process has used so far (Linux, 100 ticks a second). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) in parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The CPU seconds the receiving process and this (sending) process used for one upload. */
+type CpuUse = { receiver: number; sender: number };
+async function measuringCpu<T>(pid: number, run: () => Promise<T>): Promise<[T, CpuUse]> {
+  const receiver = cpuSeconds(pid);
+  const sender = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(sender);
+  return [
+    result,
+    { receiver: cpuSeconds(pid) - receiver, sender: (used.user + used.system) / 1e6 },
+  ];
 }
 
 /** Sends `file` as the `file` part of a `POST video` with the other fields, streamed. */
@@ -116,23 +143,36 @@ function startFloor(dir: string) {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'upload-floor.ts'), dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
+  return new Promise<{ url: string; pid: number; stop: () => void }>((resolve, reject) => {
     let seen = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       seen += d;
       const port = /listening (\d+)/.exec(seen)?.[1];
-      if (port) resolve({ url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') });
+      if (port) {
+        resolve({
+          url: `http://127.0.0.1:${port}/`,
+          pid: child.pid!,
+          stop: () => child.kill('SIGTERM'),
+        });
+      }
     });
     child.once('exit', (code) => reject(new Error(`upload-floor.ts exited with ${code}`)));
   });
 }
 
-/** Sends `file` to the bare receiving server: MB/s. */
-async function floor(url: string, file: string, fields: Record<string, string>): Promise<number> {
+/** Sends `file` to the bare receiving server: MB/s, and the CPU both sides used. */
+async function floor(
+  server: { url: string; pid: number },
+  file: string,
+  fields: Record<string, string>,
+): Promise<{ mbPerS: number; cpu: CpuUse }> {
   const started = performance.now();
-  const answer = await upload(url, 'none', file, fields);
+  const [answer, cpu] = await measuringCpu(server.pid, () =>
+    upload(server.url, 'none', file, fields),
+  );
   if (answer.status !== 200) throw new Error(`the floor answered ${answer.status}: ${answer.body}`);
-  return fs.statSync(file).size / 1024 / 1024 / ((performance.now() - started) / 1000);
+  const mbPerS = fs.statSync(file).size / 1024 / 1024 / ((performance.now() - started) / 1000);
+  return { mbPerS, cpu };
 }
 
 export async function benchVideoUpload(options: {
@@ -172,8 +212,8 @@ export async function benchVideoUpload(options: {
     );
     if (warm.status !== 200) throw new Error(`the warm-up upload answered ${warm.status}`);
     // The floor before and after the upload; the faster one counts (the stricter comparison).
-    await floor(floorServer.url, warmUp, fields);
-    const floorBefore = await floor(floorServer.url, file, fields);
+    await floor(floorServer, warmUp, fields);
+    const floorBefore = await floor(floorServer, file, fields);
     const diskBefore = await disk(file, options.workDir);
     const rssBeforeMb = rssMb(options.serverPid);
     let rssPeakMb = rssBeforeMb;
@@ -181,18 +221,19 @@ export async function benchVideoUpload(options: {
       rssPeakMb = Math.max(rssPeakMb, rssMb(options.serverPid));
     }, 20);
     const started = performance.now();
-    const answer = await upload(url, options.token, file, fields).finally(() =>
-      clearInterval(sampler),
-    );
+    const [answer, uploadCpu] = await measuringCpu(options.serverPid, () =>
+      upload(url, options.token, file, fields),
+    ).finally(() => clearInterval(sampler));
     const seconds = (performance.now() - started) / 1000;
     rssPeakMb = Math.max(rssPeakMb, rssMb(options.serverPid));
     if (answer.status !== 200) {
       throw new Error(`the upload answered ${answer.status}: ${answer.body.slice(0, 300)}`);
     }
-    const floorAfter = await floor(floorServer.url, file, fields);
+    const floorAfter = await floor(floorServer, file, fields);
     const diskAfter = await disk(file, options.workDir);
     const uploadMbPerS = options.mb / seconds;
-    const floorMbPerS = Math.max(floorBefore, floorAfter);
+    const fasterFloor = floorBefore.mbPerS >= floorAfter.mbPerS ? floorBefore : floorAfter;
+    const floorMbPerS = fasterFloor.mbPerS;
     return {
       mb: options.mb,
       uploadMbPerS,
@@ -205,6 +246,8 @@ export async function benchVideoUpload(options: {
       warmUpMb: WARM_UP_MB,
       warmUpGrowthMb: coldPeakMb - coldBeforeMb,
       status: answer.status,
+      uploadCpu,
+      floorCpu: fasterFloor.cpu,
     };
   } finally {
     floorServer.stop();
@@ -226,6 +269,7 @@ export function reportUpload(r: UploadResult): { lines: string[]; met: boolean }
       `| upload MB/s | floor MB/s (bare node:http piping it to a file) | ratio | disk alone MB/s (file to file) | server RSS before MB | peak MB | growth MB | targets |`,
       `|---|---|---|---|---|---|---|---|`,
       `| ${r.uploadMbPerS.toFixed(0)} | ${r.floorMbPerS.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.diskMbPerS.toFixed(0)} | ${r.rssBeforeMb.toFixed(0)} | ${r.rssPeakMb.toFixed(0)} | ${r.rssGrowthMb.toFixed(0)} | ${misses.length === 0 ? 'met' : misses.join(', ')} |`,
+      `CPU seconds for the upload: server ${r.uploadCpu.receiver.toFixed(2)}, its sender ${r.uploadCpu.sender.toFixed(2)}; floor ${r.floorCpu.receiver.toFixed(2)}, its sender ${r.floorCpu.sender.toFixed(2)}.`,
     ],
   };
 }

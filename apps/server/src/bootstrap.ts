@@ -34,7 +34,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(database.db, windowMs),
       config.login,
     ),
-    media: new MediaService(database.db, createStore(config.media), {
+    media: new MediaService(database.db, await createStore(config.media), {
       maxImagePixels: config.uploads.maxImagePixels,
     }),
   };

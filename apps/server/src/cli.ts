@@ -248,7 +248,7 @@ export function buildCli(): Command {
           );
         }
         const started = Date.now();
-        const media = new MediaService(handle.db, createStore(config.media), {
+        const media = new MediaService(handle.db, await createStore(config.media), {
           maxImagePixels: config.uploads.maxImagePixels,
         });
         const { added, staff } = await seedDemo(handle.db, media, { size: opts.size });

@@ -20,7 +20,7 @@ import { multipart, startServer } from './harness.ts';
 import { sweepMedia } from '../src/media/housekeeping.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
-import { PART_BYTES } from '../src/media/store.ts';
+import { PART_BYTES } from '../src/media/s3-store.ts';
 
 const BUCKET = 'media-test';
 const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));

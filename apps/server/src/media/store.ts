@@ -5,18 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
 import type { MediaConfig } from '../config.ts';
 
 export interface MediaStore {
@@ -49,7 +37,7 @@ export type StoredEntry =
   | { partial: string; modifiedMs: number; key?: undefined };
 
 /** Keys are lower-case path segments of letters, digits, dots and dashes: nothing else. */
-const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*\/[a-z0-9-]+(\.[a-z0-9]+)+$/;
+export const KEY = /^[a-z0-9-]+(\/[a-z0-9-]+)*\/[a-z0-9-]+(\.[a-z0-9]+)+$/;
 export function assertKey(key: string) {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`not a media key: ${key}`);
 }
@@ -157,167 +145,13 @@ export class LocalStore implements MediaStore {
 }
 
 /**
- * The size of each part of a multipart upload to object storage: at least S3's 5 MB minimum, and
- * a 500 MB video in 32 requests.
+ * The configured store. The S3 client (several MB of code) is loaded only when media live in
+ * object storage, so a server on local disk neither starts it nor keeps it in memory.
  */
-export const PART_BYTES = 16 * 1024 * 1024;
-
-export class S3Store implements MediaStore {
-  readonly #client: S3Client;
-  readonly #bucket: string;
-  readonly #publicUrl: string;
-
-  constructor(config: Extract<MediaConfig, { store: 's3' }>) {
-    this.#client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      // By default the SDK sends a streamed body (a video's parts) aws-chunked with a trailing
-      // checksum, which S3-compatible servers that lack that encoding store verbatim, framing
-      // and all. Checksums only where the API requires them; a part's length is still checked.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      credentials:
-        config.accessKeyId && config.secretAccessKey
-          ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-          : undefined,
-    });
-    this.#bucket = config.bucket;
-    this.#publicUrl = config.publicUrl;
-  }
-
-  async put(key: string, body: Buffer, contentType: string) {
-    assertKey(key);
-    await this.#client.send(
-      new PutObjectCommand({
-        Bucket: this.#bucket,
-        Key: key,
-        Body: body,
-        ContentType: contentType,
-        CacheControl: 'public, max-age=31536000, immutable',
-      }),
-    );
-  }
-
-  /**
-   * A multipart upload of PART_BYTES parts, each streamed from its range of the file; a failed
-   * upload is aborted, so no parts are left behind to be billed.
-   */
-  async putFile(key: string, file: string, contentType: string) {
-    assertKey(key);
-    const { size } = await fs.promises.stat(file);
-    const target = { Bucket: this.#bucket, Key: key };
-    const { UploadId } = await this.#client.send(
-      new CreateMultipartUploadCommand({
-        ...target,
-        ContentType: contentType,
-        CacheControl: 'public, max-age=31536000, immutable',
-      }),
-    );
-    if (!UploadId) throw new Error(`object storage gave no upload id for ${key}`);
-    try {
-      const parts: Array<{ ETag: string | undefined; PartNumber: number }> = [];
-      // At least one part, so even an empty file completes.
-      let start = 0;
-      do {
-        const end = Math.min(start + PART_BYTES, size);
-        const PartNumber = parts.length + 1;
-        const { ETag } = await this.#client.send(
-          new UploadPartCommand({
-            ...target,
-            UploadId,
-            PartNumber,
-            ContentLength: end - start,
-            Body:
-              end > start ? fs.createReadStream(file, { start, end: end - 1 }) : Buffer.alloc(0),
-          }),
-        );
-        parts.push({ ETag, PartNumber });
-        start = end;
-      } while (start < size);
-      await this.#client.send(
-        new CompleteMultipartUploadCommand({
-          ...target,
-          UploadId,
-          MultipartUpload: { Parts: parts },
-        }),
-      );
-    } catch (err) {
-      await this.#client
-        .send(new AbortMultipartUploadCommand({ ...target, UploadId }))
-        .catch(() => undefined);
-      throw err;
-    }
-  }
-
-  async exists(key: string) {
-    return (await this.modifiedMs(key)) !== undefined;
-  }
-
-  async get(key: string) {
-    assertKey(key);
-    try {
-      const object = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
-      );
-      return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : undefined;
-    } catch (err) {
-      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
-  }
-
-  async modifiedMs(key: string) {
-    assertKey(key);
-    try {
-      const head = await this.#client.send(
-        new HeadObjectCommand({ Bucket: this.#bucket, Key: key }),
-      );
-      return head.LastModified?.getTime() ?? 0;
-    } catch (err) {
-      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) {
-        return undefined;
-      }
-      throw err;
-    }
-  }
-
-  async delete(key: string) {
-    assertKey(key);
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
-  }
-
-  url(key: string) {
-    return `${this.#publicUrl}/${key}`;
-  }
-
-  async *list(): AsyncIterable<StoredEntry> {
-    let token: string | undefined;
-    do {
-      const page = await this.#client.send(
-        new ListObjectsV2Command({ Bucket: this.#bucket, ContinuationToken: token }),
-      );
-      for (const object of page.Contents ?? []) {
-        if (object.Key && KEY.test(object.Key)) {
-          yield { key: object.Key, modifiedMs: object.LastModified?.getTime() ?? Date.now() };
-        }
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-  }
-
-  keyOf(url: string) {
-    const prefix = `${this.#publicUrl}/`;
-    return url.startsWith(prefix) ? url.slice(prefix.length) : undefined;
-  }
-
-  destroy() {
-    this.#client.destroy();
-  }
-}
-
-export function createStore(config: MediaConfig): MediaStore {
-  return config.store === 'local' ? new LocalStore(config.dir) : new S3Store(config);
+export async function createStore(config: MediaConfig): Promise<MediaStore> {
+  if (config.store === 'local') return new LocalStore(config.dir);
+  const { S3Store } = await import('./s3-store.ts');
+  return new S3Store(config);
 }
 
 /** The origins media load from besides this server: object storage's public URL, if used. */
