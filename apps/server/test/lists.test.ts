@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkList, rebuildList } from '../src/db/list-structures.ts';
 import { Lists, structureOf } from '../src/db/lists.ts';
@@ -702,6 +703,39 @@ describe.runIf(TEST_DB === 'postgres')('a kept total on PostgreSQL', () => {
       expect(estimate).toBeLessThan(1_000);
     } finally {
       await sql`delete from list_counts where list in ('zz_big', 'zz_other')`.execute(pg);
+    }
+  });
+});
+
+describe.runIf(TEST_DB === 'postgres')('a page on PostgreSQL', () => {
+  it('reads its rows by the ids with one generic plan, planned once per connection', async () => {
+    // The page is its ids, then their rows: whatever the ids, the rows statement is looked up
+    // by key, so PostgreSQL keeps one generic plan instead of planning the joins on every call.
+    const query = { limit: 10, offset: 0, role: 'USER', masterAppId: app1 };
+    const statements = s.ctx.lists.statements(USERS_LIST, query);
+    const rows = statements.at(-1)!;
+    expect(rows.sql).toMatch(/in \(select unnest\(\$1::int\[\]\) as "id"\)/);
+    const config = s.ctx.config.database;
+    if (config.kind !== 'postgres') throw new Error('a PostgreSQL test');
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    try {
+      // Pages of 20 ids (PostgreSQL weighs a generic plan against the custom ones' average).
+      for (let i = 0; i < 10; i++) {
+        const ids = Array.from({ length: 20 }, (_, k) => 1 + i * 20 + k);
+        await client.query({ name: 'page_rows', text: rows.sql, values: [ids] });
+      }
+      const plans = await client.query<{ generic_plans: string }>(
+        `select generic_plans from pg_prepared_statements where name = 'page_rows'`,
+      );
+      expect(Number(plans.rows[0]!.generic_plans)).toBeGreaterThan(0);
+      // The page read that way is the page read in one statement.
+      const [one] = await s.ctx.database.reads.run([statements[0]!]);
+      expect((await s.ctx.lists.page(USERS_LIST, query)).result.map((r) => r.id)).toEqual(
+        one!.map((r) => r.id),
+      );
+    } finally {
+      await client.end();
     }
   });
 });

@@ -163,6 +163,15 @@ type SearchPlan = { structures: string[]; exact: boolean };
 type Template = {
   page: Precompiled<unknown>;
   count: Precompiled<{ total: number }>;
+  /**
+   * PostgreSQL: the page in two statements, its ids (filters, order, offset), then their rows
+   * with the list's joins (values: the ids). Planning the page as one statement (the rows' tables
+   * joined to a semi-join on the ids) took several times longer than running it, for every
+   * request; the rows statement alone has one good plan whatever the ids, so PostgreSQL keeps a
+   * generic plan of it and plans only the one-table ids statement. Posters at a million rows:
+   * 3.6 → 1.0–1.6 ms a page, measured on one connection.
+   */
+  byIds: { ids: Precompiled<{ id: number }>; rows: Precompiled<unknown> } | undefined;
   /** A keyword's page walking the order index instead, and the kept total of its filters. */
   adaptive:
     | {
@@ -243,7 +252,17 @@ export class Lists {
     run: (statements: readonly CompiledQuery[]) => Promise<Array<Record<string, unknown>[]>>,
   ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
     const { template, values } = this.#prepare(spec, query);
-    const { adaptive } = template;
+    const { adaptive, byIds } = template;
+    if (byIds) {
+      const [idRows = [], countRows = []] = await run([
+        byIds.ids.fill(values),
+        template.count.fill(values),
+      ]);
+      const total = Number(countRows[0]?.total ?? 0);
+      if (idRows.length === 0) return { rows: [], total };
+      const [rows = []] = await run([byIds.rows.fill([idRows.map((r) => r.id)])]);
+      return { rows, total };
+    }
     if (!adaptive) {
       const [rows = [], countRows = []] = await run([
         template.page.fill(values),
@@ -273,7 +292,11 @@ export class Lists {
     const { template, values } = this.#prepare(spec, query);
     const all = [template.page, template.count];
     if (template.adaptive) all.push(template.adaptive.pageInOrder, template.adaptive.scope);
-    return all.map((t) => t.fill(values));
+    const filled = all.map((t) => t.fill(values));
+    if (template.byIds) {
+      filled.push(template.byIds.ids.fill(values), template.byIds.rows.fill([[1, 2, 3]]));
+    }
+    return filled;
   }
 
   #prepare(spec: ListSpec<string, unknown>, query: PageQuery & Readonly<Record<string, unknown>>) {
@@ -448,16 +471,28 @@ export class Lists {
       return q;
     };
 
-    const pageOf = (inOrder: boolean) => {
+    const idsOf = (inOrder: boolean) => {
       let ids = where(this.#db.selectFrom(spec.table).select('id'), inOrder);
       for (const [column, direction] of order) ids = ids.orderBy(sortKey(column), direction);
-      ids = ids.limit(arg<number>(0)).offset(arg<number>(1));
-      let page = spec.rows(this.#typedDb, ids as IdsQuery);
+      return ids.limit(arg<number>(0)).offset(arg<number>(1)) as IdsQuery;
+    };
+    const rowsOf = (ids: IdsQuery) => {
+      let page = spec.rows(this.#typedDb, ids);
       for (const [column, direction] of order) {
         page = page.orderBy(sortKey(column, spec.alias), direction);
       }
       return precompile(page);
     };
+    const pageOf = (inOrder: boolean) => rowsOf(idsOf(inOrder));
+    const byIds =
+      this.#dialect.kind === 'postgres'
+        ? {
+            ids: precompile(idsOf(false)),
+            rows: rowsOf(
+              this.#db.selectNoFrom(sql<number>`unnest(${arg(0)}::int[])`.as('id')) as IdsQuery,
+            ),
+          }
+        : undefined;
 
     // The filters' total kept in list_counts, when a grouping set holds them all.
     const g = countSet(
@@ -503,7 +538,7 @@ export class Lists {
             walkVsLookup: spec.searchVia.length > 0 ? WALK_VS_LOOKUP_VIA : WALK_VS_LOOKUP,
           }
         : undefined;
-    return { page: pageOf(false), count: precompile(count), adaptive };
+    return { page: pageOf(false), count: precompile(count), adaptive, byIds };
   }
 
   /**
