@@ -17,6 +17,7 @@ import { ALL_LISTS } from '../src/features/lists.ts';
 import { STAFF_LIST } from '../src/features/staff/routes.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
 import { USERS_LIST } from '../src/features/users/routes.ts';
+import { POSTERS_LIST } from '../src/features/posters/routes.ts';
 import { TEST_DB, createPgDatabase, startServer } from './harness.ts';
 
 const s = await startServer();
@@ -708,13 +709,17 @@ describe.runIf(TEST_DB === 'postgres')('a kept total on PostgreSQL', () => {
 });
 
 describe.runIf(TEST_DB === 'postgres')('a page on PostgreSQL', () => {
-  it('reads its rows by the ids with one generic plan, planned once per connection', async () => {
+  it('of rows joining several tables reads them by the ids with one generic plan', async () => {
     // The page is its ids, then their rows: whatever the ids, the rows statement is looked up
     // by key, so PostgreSQL keeps one generic plan instead of planning the joins on every call.
-    const query = { limit: 10, offset: 0, role: 'USER', masterAppId: app1 };
-    const statements = s.ctx.lists.statements(USERS_LIST, query);
+    // (The pages themselves are checked through the API in posters.test.ts.)
+    const statements = s.ctx.lists.statements(POSTERS_LIST, { limit: 10, offset: 0 });
     const rows = statements.at(-1)!;
     expect(rows.sql).toMatch(/in \(select unnest\(\$1::int\[\]\) as "id"\)/);
+    // A list whose rows join fewer tables keeps its one statement (a round trip saved).
+    for (const statement of s.ctx.lists.statements(USERS_LIST, { limit: 10, offset: 0 })) {
+      expect(statement.sql).not.toContain('unnest');
+    }
     const config = s.ctx.config.database;
     if (config.kind !== 'postgres') throw new Error('a PostgreSQL test');
     const client = new pg.Client({ connectionString: config.url });
@@ -729,11 +734,6 @@ describe.runIf(TEST_DB === 'postgres')('a page on PostgreSQL', () => {
         `select generic_plans from pg_prepared_statements where name = 'page_rows'`,
       );
       expect(Number(plans.rows[0]!.generic_plans)).toBeGreaterThan(0);
-      // The page read that way is the page read in one statement.
-      const [one] = await s.ctx.database.reads.run([statements[0]!]);
-      expect((await s.ctx.lists.page(USERS_LIST, query)).result.map((r) => r.id)).toEqual(
-        one!.map((r) => r.id),
-      );
     } finally {
       await client.end();
     }
