@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { Anchor, Group, Text, TextInput } from '@mantine/core';
+import { Anchor, Text, TextInput } from '@mantine/core';
 import { AUDIT_AREAS, type AuditEntry } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
+import { ListToolbar } from '../../components/ListToolbar';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { useAuditList } from './api';
@@ -87,7 +88,7 @@ export default function AuditLogPage() {
         title="Audit log"
         description="Every change made through the back-office: who made it, when, from where, and what changed."
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
+      <ListToolbar>
         <FilterSelect
           label="Area"
           data={AREA_OPTIONS}
@@ -128,7 +129,7 @@ export default function AuditLogPage() {
             onChange={(range) => setFilters(range)}
           />
         </Suspense>
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Audit log"
         columns={columns}

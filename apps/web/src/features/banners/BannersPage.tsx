@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
@@ -11,7 +11,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { Thumbnail } from '../../components/Thumbnail';
@@ -118,13 +118,9 @@ export default function BannersPage() {
         description="The banners each app shows, with where a tap leads."
         actions={newBanner}
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search banners"
-          placeholder="Search by link"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{ label: 'Search banners', placeholder: 'Search by link', params: list.params }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
@@ -142,7 +138,7 @@ export default function BannersPage() {
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Banners"
         columns={columns}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { type Blog } from '@master-admin/contract';
@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -104,20 +104,20 @@ export default function BlogsPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search blogs"
-          placeholder="Title, author or short description"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search blogs',
+          placeholder: 'Title, author or short description',
+          params: list.params,
+        }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Blogs"
         columns={columns}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { CATEGORY_NAME_MAX, categoryBody, type Category } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -7,7 +7,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
@@ -86,20 +86,16 @@ export default function CategoriesPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search categories"
-          placeholder="Search by name"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{ label: 'Search categories', placeholder: 'Search by name', params: list.params }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Categories"
         columns={columns}

@@ -4,7 +4,7 @@ import { IconMail } from '@tabler/icons-react';
 import type { ContactUs } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
 import { useContactUsList } from './api';
 
@@ -79,14 +79,13 @@ export default function ContactUsPage() {
         title="Contact Us"
         description="Enquiries sent from the app’s contact form, newest first."
       />
-      <Group mb="md">
-        <SearchInput
-          label="Search enquiries"
-          placeholder="Search names, email, phone, query"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{
+          label: 'Search enquiries',
+          placeholder: 'Search names, email, phone, query',
+          params: list.params,
+        }}
+      />
       <DataTable
         label="Enquiries"
         columns={columns}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Button, Group, Text, Textarea } from '@mantine/core';
+import { Button, Text, Textarea } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, faqCreateBody, type Faq } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -73,14 +73,13 @@ export default function FaqsPage() {
           ) : undefined
         }
       />
-      <Group mb="md">
-        <SearchInput
-          label="Search FAQs"
-          placeholder="Search questions and answers"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{
+          label: 'Search FAQs',
+          placeholder: 'Search questions and answers',
+          params: list.params,
+        }}
+      />
       <DataTable
         label="FAQs"
         columns={columns}

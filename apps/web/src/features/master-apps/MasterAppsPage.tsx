@@ -6,7 +6,7 @@ import { RowActions } from '../../components/RowActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useCreateMasterApp, useMasterAppList, useRenameMasterApp } from './api';
@@ -53,14 +53,9 @@ export default function MasterAppsPage() {
           ) : undefined
         }
       />
-      <Group mb="md">
-        <SearchInput
-          label="Search apps"
-          placeholder="Search by name"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{ label: 'Search apps', placeholder: 'Search by name', params: list.params }}
+      />
       <DataTable
         label="Master apps"
         columns={columns}

@@ -3,7 +3,6 @@ import {
   Autocomplete,
   Badge,
   Button,
-  Group,
   NumberInput,
   Text,
   TextInput,
@@ -22,7 +21,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { Thumbnail } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
@@ -169,19 +168,19 @@ export default function NotificationsPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search notifications"
-          placeholder="Search by title or description"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search notifications',
+          placeholder: 'Search by title or description',
+          params: list.params,
+        }}
+      >
         <MasterAppSelect
           w={200}
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Notifications"
         columns={columns}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Page } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { usePageList } from './api';
@@ -64,19 +64,15 @@ export default function PagesPage() {
         title="Pages"
         description="Each app's pages (About Us, Privacy Policy, Terms and Conditions), created with the app."
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search pages"
-          placeholder="Search by title"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{ label: 'Search pages', placeholder: 'Search by title', params: list.params }}
+      >
         <MasterAppSelect
           w={220}
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Pages"
         columns={columns}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { Poster } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -7,7 +7,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { Thumbnail } from '../../components/Thumbnail';
@@ -185,13 +185,13 @@ export default function PostersPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search posters"
-          placeholder="Search by category or special day"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search posters',
+          placeholder: 'Search by category or special day',
+          params: list.params,
+        }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
@@ -224,7 +224,7 @@ export default function PostersPage() {
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Posters"
         columns={columns}

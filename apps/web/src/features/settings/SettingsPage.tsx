@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useFormContext } from 'react-hook-form';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -108,19 +108,15 @@ export default function SettingsPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search settings"
-          placeholder="Search by title"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{ label: 'Search settings', placeholder: 'Search by title', params: list.params }}
+      >
         <MasterAppSelect
           w={200}
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Settings"
         columns={columns}

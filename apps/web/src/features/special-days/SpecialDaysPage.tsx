@@ -28,7 +28,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { formatDateTime, formatDayMonth } from '../../lib/format';
@@ -260,20 +260,20 @@ function SpecialDayListView(props: { actions: Actions }) {
 
   return (
     <>
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search special days"
-          placeholder="Search by name"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search special days',
+          placeholder: 'Search by name',
+          params: list.params,
+        }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Special days"
         columns={columns}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import {
   BUILT_IN_MENUS,
@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { confirmDelete } from '../../components/confirm';
 import { useListParams } from '../../lib/list';
 import { useCreateMenu, useDeleteMenu, useMenus, useUpdateMenu } from './api';
@@ -76,14 +76,9 @@ export default function MenusPage() {
           </Button>
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search menus"
-          placeholder="Name or title"
-          value={params.keyword}
-          onChange={params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{ label: 'Search menus', placeholder: 'Name or title', params: params }}
+      />
       <DataTable
         label="Menus"
         columns={columns}

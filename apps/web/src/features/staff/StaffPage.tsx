@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Staff } from '@master-admin/contract';
@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDateTime } from '../../lib/format';
 import { useStaffList, useStaffStatus } from './api';
@@ -67,20 +67,16 @@ export default function StaffPage() {
           </Button>
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search staff"
-          placeholder="Name, email or phone"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{ label: 'Search staff', placeholder: 'Name, email or phone', params: list.params }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Staff"
         columns={columns}

@@ -1,7 +1,7 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import type { LoginHistoryRow, WalletRow } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useLoginHistory, useWalletList } from './api';
 
@@ -56,14 +56,13 @@ export function LoginHistoryList(props: { accountId: number | 'own'; prefix?: st
   const list = useLoginHistory(props.accountId, props.prefix);
   return (
     <>
-      <Group mb="md" align="flex-end">
-        <SearchInput
-          label="Search sign-ins"
-          placeholder="Search by IP address"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{
+          label: 'Search sign-ins',
+          placeholder: 'Search by IP address',
+          params: list.params,
+        }}
+      />
       <DataTable
         label="Login history"
         columns={HISTORY_COLUMNS}
@@ -127,14 +126,9 @@ export function WalletList(props: { accountId: number }) {
   const list = useWalletList(props.accountId);
   return (
     <>
-      <Group mb="md" align="flex-end">
-        <SearchInput
-          label="Search the wallet"
-          placeholder="Search by feed"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
-      </Group>
+      <ListToolbar
+        search={{ label: 'Search the wallet', placeholder: 'Search by feed', params: list.params }}
+      />
       <DataTable
         label="Wallet"
         columns={WALLET_COLUMNS}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { User } from '@master-admin/contract';
@@ -8,7 +8,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -116,13 +116,13 @@ export default function UsersPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search users"
-          placeholder="Search by name, email or phone"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search users',
+          placeholder: 'Search by name, email or phone',
+          params: list.params,
+        }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
@@ -134,7 +134,7 @@ export default function UsersPage() {
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Users"
         columns={columns}

@@ -7,7 +7,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { SearchInput } from '../../components/SearchInput';
+import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
@@ -214,13 +214,13 @@ export default function VideosPage() {
           ) : undefined
         }
       />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <SearchInput
-          label="Search videos"
-          placeholder="Search by master app"
-          value={list.params.keyword}
-          onChange={list.params.setKeyword}
-        />
+      <ListToolbar
+        search={{
+          label: 'Search videos',
+          placeholder: 'Search by master app',
+          params: list.params,
+        }}
+      >
         <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
@@ -232,7 +232,7 @@ export default function VideosPage() {
           value={filters.masterAppId}
           onChange={(v) => setFilter('masterAppId', v)}
         />
-      </Group>
+      </ListToolbar>
       <DataTable
         label="Videos"
         columns={columns}
