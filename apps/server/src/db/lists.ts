@@ -164,12 +164,11 @@ type Template = {
   page: Precompiled<unknown>;
   count: Precompiled<{ total: number }>;
   /**
-   * PostgreSQL, for rows joining several tables: the page in two statements, its ids (filters,
-   * order, offset), then their rows with the list's joins (values: the ids). Planning the page as one statement (the rows' tables
-   * joined to a semi-join on the ids) took several times longer than running it, for every
-   * request; the rows statement alone has one good plan whatever the ids, so PostgreSQL keeps a
-   * generic plan of it and plans only the one-table ids statement. Posters at a million rows:
-   * 3.6 → 1.0–1.6 ms a page, measured on one connection.
+   * PostgreSQL, for rows joining `TWO_STEP_JOINS` tables or more: the page in two statements, its
+   * ids (filters, order, offset), then their rows with the list's joins (values: the ids). As one
+   * statement (the joins over a semi-join on the ids) it was planned anew for every request, and
+   * planning took longer than running it; the rows statement alone has one good plan whatever the
+   * ids, so PostgreSQL keeps a generic plan of it and plans only the one-table ids statement.
    */
   byIds: { ids: Precompiled<{ id: number }>; rows: Precompiled<unknown> } | undefined;
   /** A keyword's page walking the order index instead, and the kept total of its filters. */
