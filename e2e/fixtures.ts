@@ -250,10 +250,17 @@ export async function createMasterApp(request: APIRequestContext, name: string) 
  * to find the menu button in.
  */
 export async function rowAction(scope: Page | Locator, label: string, action: string) {
-  await scope.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
+  const button = scope.getByRole('button', { name: `Actions for ${label}`, exact: true });
   // The menu opens in a portal, outside the row: a locator's page holds it.
   const page = 'page' in scope ? scope.page() : scope;
-  await page.getByRole('menuitem', { name: action, exact: true }).click();
+  const item = page.getByRole('menuitem', { name: action, exact: true });
+  // A click that lands while the list is still settling after a navigation can be lost (seen once
+  // in 63 tests, coming back to a list from a detail screen): open the menu until it is open.
+  await expect(async () => {
+    if (!(await item.isVisible())) await button.click();
+    await expect(item).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+  await item.click();
 }
 
 /**

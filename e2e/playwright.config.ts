@@ -26,6 +26,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     locale: 'en-US',
     timezoneId: 'UTC',
+    // The app honours reduced motion (no transitions): less for Chromium to paint on two cores, and
+    // nothing for a step to wait out. The dark-mode and accessibility checks see the same screens.
+    reducedMotion: 'reduce',
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
     trace: 'retain-on-failure',

@@ -6,6 +6,8 @@ export const theme = createTheme({
   // Shade 7 (light) / 8 (dark) keeps white text on filled buttons above 4.5:1 (WCAG AA).
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
+  // Someone whose system asks for reduced motion gets dialogs, menus and toasts without transitions.
+  respectReducedMotion: true,
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   // Plain objects rather than Modal.extend(), so the sign-in entry does not carry their code.
