@@ -50,14 +50,18 @@ async function recordWebm(page: Page): Promise<Buffer> {
     const stopped = new Promise((resolve) => (recorder.onstop = resolve));
     recorder.start(100);
     const start = performance.now();
+    // At least a second and 25 drawn frames: on busy cores a second of animation frames can be
+    // only a few, and the recording then holds little more than its header.
+    let frames = 0;
     await new Promise((resolve) => {
       const draw = () => {
         const t = performance.now() - start;
-        ctx.fillStyle = 'hsl(' + (Math.round(t / 3) % 360) + ' 70% 50%)';
+        ctx.fillStyle = 'hsl(' + ((frames * 14) % 360) + ' 70% 50%)';
         ctx.fillRect(0, 0, canvas.width, canvas.height);
         ctx.fillStyle = '#fff';
-        ctx.fillRect((t / 1000) * (canvas.width - 40), 70, 40, 40);
-        if (t < 1000) requestAnimationFrame(draw);
+        ctx.fillRect(((frames % 25) / 25) * (canvas.width - 40), 70, 40, 40);
+        frames += 1;
+        if (t < 1000 || frames < 25) requestAnimationFrame(draw);
         else resolve();
       };
       draw();
