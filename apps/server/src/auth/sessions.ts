@@ -3,7 +3,7 @@ import type { PermissionKind, Role } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import { now } from '../db/dialect.ts';
 import { arg, precompile } from '../db/precompiled.ts';
-import type { ChangeWatch } from '../db/changes.ts';
+import { KeptWhileUnchanged, type ChangeWatch } from '../db/changes.ts';
 import type { ReadPool } from '../db/reads.ts';
 
 /** The account behind a request, as the access check and the handlers see it. */
@@ -31,12 +31,6 @@ export async function startSession(
 }
 
 /**
- * Finds the signed-in account behind a session, and whether it holds a permission, in one indexed
- * statement compiled once: it runs on every call.
- */
-const MAX_KEPT = 10_000;
-
-/**
  * Finds the signed-in account behind a session, and a STAFF account's grants, with statements
  * compiled once and run on `lookups`. What it read is kept while `changes` says that sessions,
  * accounts and grants are unchanged everywhere (db/changes.ts): a sign-out, a password change, a
@@ -44,17 +38,16 @@ const MAX_KEPT = 10_000;
  */
 export class SessionLookup {
   readonly #lookups: ReadPool;
-  readonly #changes: ChangeWatch;
   readonly #session;
   readonly #grant;
-  #keptAt: number | undefined;
-  readonly #sessions = new Map<string, { account: SignedIn; expiresAt: string }>();
-  readonly #grants = new Map<string, boolean>();
+  readonly #sessions: KeptWhileUnchanged<string, { account: SignedIn; expiresAt: string }>;
+  readonly #grants: KeptWhileUnchanged<string, boolean>;
 
   /** `db` compiles the statements, `lookups` runs them (connect.ts). */
   constructor(db: Db, lookups: ReadPool, changes: ChangeWatch) {
     this.#lookups = lookups;
-    this.#changes = changes;
+    this.#sessions = new KeptWhileUnchanged(changes);
+    this.#grants = new KeptWhileUnchanged(changes);
     this.#session = precompile(
       db
         .selectFrom('sessions as s')
@@ -76,31 +69,12 @@ export class SessionLookup {
     );
   }
 
-  /** The version what is kept was read at, after dropping it if anything changed since. */
-  #fresh(): number | undefined {
-    const version = this.#changes.version();
-    if (version === undefined || version !== this.#keptAt) {
-      this.#sessions.clear();
-      this.#grants.clear();
-      this.#keptAt = version;
-    }
-    return version;
-  }
-
-  #keep<V>(map: Map<string, V>, key: string, value: V, version: number | undefined) {
-    // Kept only if nothing changed while it was being read.
-    if (version === undefined || this.#changes.version() !== version) return;
-    if (map.size >= MAX_KEPT) map.delete(map.keys().next().value!);
-    map.set(key, value);
-  }
-
   /**
    * The account of a live session: not revoked, not expired, the account ACTIVE and allowed into
    * the back-office; undefined for anything else.
    */
   async find(sessionId: string): Promise<SignedIn | undefined> {
-    const version = this.#fresh();
-    const kept = this.#sessions.get(sessionId);
+    const { value: kept, version } = this.#sessions.lookup(sessionId);
     if (kept) return kept.expiresAt > now() ? kept.account : undefined;
     const [rows = []] = await this.#lookups.run([this.#session.fill([sessionId])]);
     const row = rows[0] as
@@ -116,19 +90,18 @@ export class SessionLookup {
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined;
     if (row.status !== 'ACTIVE' || row.role === 'USER') return undefined;
     const account: SignedIn = { id: row.id, role: row.role, email: row.email, sessionId };
-    this.#keep(this.#sessions, sessionId, { account, expiresAt: row.expires_at }, version);
+    this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, version);
     return account;
   }
 
   /** Whether the account holds `action` on `menu` (a STAFF account's grant). */
   async holds(accountId: number, menu: string, action: PermissionKind): Promise<boolean> {
-    const version = this.#fresh();
     const key = `${accountId}:${menu}:${action}`;
-    const kept = this.#grants.get(key);
+    const { value: kept, version } = this.#grants.lookup(key);
     if (kept !== undefined) return kept;
     const [rows = []] = await this.#lookups.run([this.#grant.fill([accountId, menu, action])]);
     const granted = rows.length > 0;
-    this.#keep(this.#grants, key, granted, version);
+    this.#grants.keep(key, granted, version);
     return granted;
   }
 }

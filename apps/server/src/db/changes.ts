@@ -36,6 +36,38 @@ export class SqliteChangeWatch implements ChangeWatch {
   async close() {}
 }
 
+/**
+ * Values read from the tables a `ChangeWatch` covers, kept while its version stays the same (at
+ * most `max`, the oldest dropped first). `lookup` answers a kept value and the version to pass to
+ * `keep` after reading one: a value read while anything changed is not kept.
+ */
+export class KeptWhileUnchanged<K, V> {
+  readonly #changes: ChangeWatch;
+  readonly #max: number;
+  readonly #kept = new Map<K, V>();
+  #keptAt: number | undefined;
+
+  constructor(changes: ChangeWatch, max = 10_000) {
+    this.#changes = changes;
+    this.#max = max;
+  }
+
+  lookup(key: K): { value: V | undefined; version: number | undefined } {
+    const version = this.#changes.version();
+    if (version === undefined || version !== this.#keptAt) {
+      this.#kept.clear();
+      this.#keptAt = version;
+    }
+    return { value: this.#kept.get(key), version };
+  }
+
+  keep(key: K, value: V, version: number | undefined) {
+    if (version === undefined || this.#changes.version() !== version) return;
+    if (this.#kept.size >= this.#max) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#kept.set(key, value);
+  }
+}
+
 let localWrites = 0;
 /** Counts a write of this process (connect.ts): its own changes are seen without a notification. */
 export function noteLocalWrite() {
