@@ -10,8 +10,8 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     css: false,
     testTimeout: 15_000,
-    // A fresh jsdom and module graph per file cost more than the tests (169 s against 51–59 s for the
-    // suite on two cores); test/setup.ts resets what a file leaves behind (DOM, handlers, toasts).
+    // A fresh jsdom and module graph per file cost more than the tests (suite on two cores: 169 s
+    // against 51–59 s); test/setup.ts resets what a file leaves behind (DOM, handlers, toasts).
     isolate: false,
     maxWorkers: os.availableParallelism(),
   },
