@@ -7,8 +7,8 @@ import {
   expectNoA11yViolations,
   expectToast,
   openArea,
+  openSignedIn,
   rowAction,
-  signIn,
   test,
   unique,
 } from './fixtures.ts';
@@ -16,8 +16,7 @@ import {
 test('a FAQ edited in the UI shows in the audit log and in its History', async ({ page }) => {
   const question = unique('E2E Audited question?');
   const edited = unique('E2E Audited question, edited?');
-  await signIn(page);
-  await openArea(page, 'FAQs');
+  await openSignedIn(page, '/faqs', { heading: 'FAQs' });
   await page.getByRole('button', { name: 'New FAQ' }).click();
   const dialog = page.getByRole('dialog', { name: 'New FAQ' });
   await dialog.getByLabel('Question').fill(question);

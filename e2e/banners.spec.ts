@@ -9,9 +9,8 @@ import {
   expect,
   expectToast,
   loadedWidth,
-  openArea,
+  openSignedIn,
   pngFile,
-  signIn,
   test,
   unique,
 } from './fixtures.ts';
@@ -28,8 +27,7 @@ test('create a banner with an image, then change its link, image and status, and
   const app = unique('Banner App');
   const link = `https://example.com/${unique('offer').replace(' ', '-')}`;
   await createMasterApp(request, app);
-  await signIn(page);
-  await openArea(page, 'Banners');
+  await openSignedIn(page, '/banner', { heading: 'Banners' });
 
   await page.getByRole('button', { name: 'New banner' }).click();
   const dialog = page.getByRole('dialog', { name: 'New banner' });

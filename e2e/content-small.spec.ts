@@ -12,8 +12,8 @@ import {
   listRange,
   now,
   openArea as openFromMenu,
+  openSignedIn,
   rowAction,
-  signIn,
   test,
   unique,
   type Sql,
@@ -23,11 +23,9 @@ import {
 // a busy machine.
 test.describe.configure({ timeout: 120_000 });
 
-/** Signs in and opens an area from the side menu. */
-async function openArea(page: Page, link: string, path: string, heading: string) {
-  await signIn(page);
-  await openFromMenu(page, link, heading);
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
+/** Opens an area, signed in. */
+async function openArea(page: Page, path: string, heading: string) {
+  await openSignedIn(page, path, { heading });
 }
 
 function table(page: Page, name: string) {
@@ -49,7 +47,7 @@ test.describe('FAQs', () => {
   test('create, edit and delete a FAQ', async ({ page }) => {
     const question = unique('E2E How do I share a poster?');
     const edited = unique('E2E How do I download a poster?');
-    await openArea(page, 'FAQs', '/faqs', 'FAQs');
+    await openArea(page, '/faqs', 'FAQs');
 
     await page.getByRole('button', { name: 'New FAQ' }).click();
     const dialog = page.getByRole('dialog', { name: 'New FAQ' });
@@ -99,7 +97,7 @@ test.describe('categories', () => {
     const name = unique('E2E Festivals');
     const other = unique('E2E Birthdays');
     const renamed = unique('E2E Festivals renamed');
-    await openArea(page, 'Category List', '/category', 'Categories');
+    await openArea(page, '/category', 'Categories');
 
     await createCategory(page, name);
     await createCategory(page, other);
@@ -171,7 +169,7 @@ test.describe('categories', () => {
     sql,
   }) => {
     const name = unique('E2E In use');
-    await openArea(page, 'Category List', '/category', 'Categories');
+    await openArea(page, '/category', 'Categories');
     await createCategory(page, name);
     const { id } = await sql.one<{ id: number }>('select id from categories where name = ?', [
       name,
@@ -196,7 +194,7 @@ test.describe('categories', () => {
       const renamed = `${name} renamed`;
       const api = await adminApi(request);
       await api('post', '/category', { form: { name } });
-      await signIn(page);
+      await openSignedIn(page, '/faqs', { heading: 'FAQs' });
       // The side menu hides behind the burger.
       await page.getByRole('button', { name: 'Open menu' }).click();
       await openFromMenu(page, 'Category List', 'Categories');
@@ -233,7 +231,7 @@ test.describe('special days', () => {
     const name = unique('E2E Leap day');
     const renamed = unique('E2E Leap day renamed');
     const other = unique('E2E Harvest');
-    await openArea(page, 'Special Days', '/special-day', 'Special Days');
+    await openArea(page, '/special-day', 'Special Days');
 
     await page.getByRole('button', { name: 'New special day' }).click();
     const dialog = page.getByRole('dialog', { name: 'New special day' });
@@ -327,7 +325,7 @@ test.describe('contact us', () => {
     });
     expect(json.status()).toBe(200);
 
-    await openArea(page, 'Contact Us', '/contact-us', 'Contact Us');
+    await openArea(page, '/contact-us', 'Contact Us');
     const row = rowOf(page, 'Enquiries', `Asha Rao${token}`);
     await expect(row).toBeVisible();
     await expect(row.getByRole('link', { name: `${token}@example.com` })).toHaveAttribute(

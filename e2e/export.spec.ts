@@ -3,7 +3,7 @@
  * the server writes them (BOM, header, RFC 4180 quoting, a formula neutralised).
  */
 import fs from 'node:fs';
-import { adminApi, expect, listRange, openArea, signIn, test, unique } from './fixtures.ts';
+import { adminApi, expect, listRange, openSignedIn, test, unique } from './fixtures.ts';
 
 test('Export CSV downloads the searched rows, a formula neutralised', async ({ page, request }) => {
   const api = await adminApi(request);
@@ -13,8 +13,7 @@ test('Export CSV downloads the searched rows, a formula neutralised', async ({ p
   await api('post', '/faqs', { form: { question: `Another ${tag}`, answer: 'Second.' } });
   await api('post', '/faqs', { form: { question: 'Not in the search', answer: 'Left out.' } });
 
-  await signIn(page);
-  await openArea(page, 'FAQs');
+  await openSignedIn(page, '/faqs', { heading: 'FAQs' });
   await page.getByRole('textbox', { name: 'Search FAQs' }).fill(tag);
   await expect(listRange(page)).toHaveText('1–2 of 2');
 

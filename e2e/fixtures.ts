@@ -11,6 +11,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
+import { STORAGE_KEYS } from '@master-admin/contract';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -142,6 +143,37 @@ export async function signIn(
   await expect(
     page.getByRole('heading', { name: /^(Dashboard|Access Denied!)$/, level: 2 }),
   ).toBeVisible();
+}
+
+/**
+ * Opens `path` already signed in (as the first admin unless `as` says), and waits for `heading`
+ * when given. The session comes from the sign-in call and is stored where the web app keeps it,
+ * instead of through the form and the dashboard it lands on (the slowest screen to draw); the form
+ * and the landing have their own tests (auth.spec.ts, dashboard.spec.ts). It is planted once per
+ * tab, so a sign-out later in the test stays signed out across reloads.
+ */
+export async function openSignedIn(
+  page: Page,
+  path: string,
+  options: { heading?: string; as?: { email: string; password: string } } = {},
+) {
+  const { email, password } = options.as ?? ADMIN;
+  const res = await page.request.post('/api/v1/auth/admin/login', { form: { email, password } });
+  expect(res.ok(), await res.text()).toBe(true);
+  const { token, loginId } = (await res.json()) as { token: string; loginId: string };
+  await page.addInitScript(
+    ({ keys, token, loginId }) => {
+      if (sessionStorage.getItem('e2e-session-planted')) return;
+      sessionStorage.setItem('e2e-session-planted', '1');
+      localStorage.setItem(keys.token, token);
+      localStorage.setItem(keys.loginId, loginId);
+    },
+    { keys: STORAGE_KEYS, token, loginId },
+  );
+  await page.goto(path);
+  if (options.heading) {
+    await expect(page.getByRole('heading', { name: options.heading, level: 2 })).toBeVisible();
+  }
 }
 
 /** Opens an area from the side menu and waits for its heading. */

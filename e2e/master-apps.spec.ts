@@ -2,7 +2,7 @@
  * Master Apps: create, rename, names taken (the server's 409 message), search and sorting.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectToast, listRange, openArea, signIn, test, unique } from './fixtures.ts';
+import { expect, expectToast, listRange, openSignedIn, test, unique } from './fixtures.ts';
 
 const TAKEN = 'A master app with this name already exists';
 
@@ -15,9 +15,7 @@ function cell(page: Page, name: string) {
 }
 
 async function openMasterApps(page: Page) {
-  await signIn(page);
-  await openArea(page, 'Master Apps');
-  await expect(page).toHaveURL(/\/masterApp$/);
+  await openSignedIn(page, '/masterApp', { heading: 'Master Apps' });
 }
 
 /** The server's refusal shows under the dialog's Name field (and in a toast). */

@@ -6,6 +6,7 @@
  * The global setup starts one server on a fresh database for the whole run (see global-setup.ts);
  * the tests find it through the environment (see fixtures.ts). Build the web app first.
  */
+import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { DB_KIND } from './settings.ts';
 
@@ -23,6 +24,16 @@ const SQLITE_ONLY = [
   'blogs-pages.spec.ts',
   'settings-notifications.spec.ts',
 ];
+
+/**
+ * Debian's headless shell (package chromium-headless-shell: the same Chromium without the browser's
+ * own window UI, which is what Playwright itself runs headless) when it is installed: measured
+ * here, the SQLite suite's tests took 464 s in it against 538 s in the full browser. Else Debian's
+ * Chromium.
+ */
+const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) =>
+  fs.existsSync(path),
+);
 
 export default defineConfig({
   testDir: '.',
@@ -51,7 +62,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -13,10 +13,9 @@ import {
   listRange,
   loadedWidth,
   mediaBase,
-  openArea,
+  openSignedIn,
   pngFile,
   rowAction,
-  signIn,
   test,
   unique,
 } from './fixtures.ts';
@@ -45,8 +44,7 @@ test('upload a poster for every app, filter by app, change status in bulk, delet
   const category = await api<{ id: number }>('post', '/category', {
     form: { name: categoryName },
   });
-  await signIn(page);
-  await openArea(page, 'Posters');
+  await openSignedIn(page, '/poster', { heading: 'Posters' });
 
   // New poster, for all apps (the default), with a portrait image and the self photo on the right.
   await page.getByRole('button', { name: 'New poster' }).click();

@@ -13,7 +13,7 @@ import {
   loadedWidth,
   newBackOfficeAccount,
   now,
-  openArea,
+  openSignedIn,
   pngFile,
   signIn,
   test,
@@ -45,9 +45,7 @@ test.describe('Settings', () => {
   }) => {
     const app = await createMasterApp(request, unique('E2E Logo App'));
     const logoName = `Logo of ${app.name}`;
-    await signIn(page);
-    await openArea(page, 'Settings');
-    await expect(page).toHaveURL(/\/settings$/);
+    await openSignedIn(page, '/settings', { heading: 'Settings' });
 
     // The list filtered to this app, in the URL.
     await page.goto(`/settings?masterAppId=${app.id}`);
@@ -188,9 +186,7 @@ test.describe('Notifications', () => {
     const userId = await newUser(sql, app.id);
     const everyone = unique('Diwali sale');
     const one = unique('Your poster');
-    await signIn(page);
-    await openArea(page, 'Notification', 'Notifications');
-    await expect(page).toHaveURL(/\/notification$/);
+    await openSignedIn(page, '/notification', { heading: 'Notifications' });
 
     // The list filtered to this app through the filter itself, kept in the URL.
     await chooseApp(page, page.locator('main'), app.name);

@@ -10,6 +10,7 @@ import {
   expect,
   expectToast,
   openArea,
+  openSignedIn,
   rowAction,
   signIn,
   submitSignIn,
@@ -42,8 +43,7 @@ test('the owner adds a staff member, grants, revokes and resets the password', a
   const email = `e2e-staff-${Date.now()}@e2e.test`;
 
   // The owner creates the staff member.
-  await signIn(page);
-  await openArea(page, 'Staff List', 'Staff');
+  await openSignedIn(page, '/staff-details', { heading: 'Staff' });
   await page.getByRole('button', { name: 'New staff member' }).click();
   const dialog = page.getByRole('dialog', { name: 'New staff member' });
   await dialog.getByLabel('Name').fill(name);

@@ -4,7 +4,15 @@
  * views and the calendar must show them, and lead to the posters behind them.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectNoA11yViolations, now, signIn, test, unique, type Sql } from './fixtures.ts';
+import {
+  expect,
+  expectNoA11yViolations,
+  now,
+  openSignedIn,
+  test,
+  unique,
+  type Sql,
+} from './fixtures.ts';
 
 const DAY_MS = 86_400_000;
 const dayAfter = (n: number) => new Date(Date.now() + n * DAY_MS).toISOString().slice(0, 10);
@@ -75,7 +83,7 @@ async function seed(sql: Sql) {
 }
 
 async function openTrends(page: Page) {
-  await signIn(page);
+  await openSignedIn(page, '/', { heading: 'Dashboard' });
   await page.getByRole('heading', { name: 'Trends', level: 3 }).scrollIntoViewIfNeeded();
   await expect(page.getByTestId('trend-downloads').locator('.recharts-surface')).toBeVisible();
 }
@@ -132,8 +140,7 @@ test('a calendar day shows its special days and opens their posters; a move by d
 }) => {
   const data = await seed(sql);
   const [first, second] = data.days as [(typeof data.days)[0], (typeof data.days)[0]];
-  await signIn(page);
-  await page.goto(`/special-day?view=calendar&month=${first.date.slice(0, 7)}`);
+  await openSignedIn(page, `/special-day?view=calendar&month=${first.date.slice(0, 7)}`);
   const cell = page.getByTestId(`calendar-day-${Number(first.date.slice(8, 10))}`);
   await expect(cell).toContainText(first.name);
   await expect(cell).toContainText(`${data.apps[0]} 1`);
@@ -189,8 +196,7 @@ test('the demo business fills the dashboard: an app’s charts and top categorie
     [app.id],
   );
   expect(Number(top.n)).toBeGreaterThan(0);
-  await signIn(page);
-  await page.goto(`/?masterAppId=${app.id}`);
+  await openSignedIn(page, `/?masterAppId=${app.id}`);
   await page.getByRole('heading', { name: 'Trends', level: 3 }).scrollIntoViewIfNeeded();
   for (const chart of ['trend-downloads', 'trend-new', 'top-categories']) {
     await expect(page.getByTestId(chart).locator('.recharts-surface')).toBeVisible();

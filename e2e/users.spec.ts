@@ -10,9 +10,8 @@ import {
   expectNoA11yViolations,
   expectToast,
   loadedWidth,
-  openArea,
+  openSignedIn,
   pngFile,
-  signIn,
   test,
   unique,
 } from './fixtures.ts';
@@ -62,8 +61,7 @@ test('register a user, upload numbered images, see a taken number refused, previ
   const name = unique('Asha');
   const phone = `9${Date.now() % 1_000_000_000}`.padEnd(10, '0');
 
-  await signIn(page);
-  await openArea(page, 'Users List', 'Users');
+  await openSignedIn(page, '/users', { heading: 'Users' });
 
   // Register.
   await page.getByRole('button', { name: 'New user' }).click();

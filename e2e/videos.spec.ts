@@ -12,8 +12,7 @@ import {
   expectToast,
   listRange,
   mediaBase,
-  openArea,
-  signIn,
+  openSignedIn,
   test,
   unique,
 } from './fixtures.ts';
@@ -97,13 +96,12 @@ test('upload a recorded video for one app, see its row and player, play its embe
 }) => {
   const api = await adminApi(request);
   const app = await createMasterApp(request, unique('Video App'));
-  await signIn(page);
+  await openSignedIn(page, '/video', { heading: 'Videos' });
   const webm = await recordWebm(page);
   // EBML: a real WebM file, not an empty recording.
   expect(webm.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
   expect(webm.length).toBeGreaterThan(1000);
 
-  await openArea(page, 'Videos');
   await page.getByRole('button', { name: 'New video' }).click();
   const dialog = page.getByRole('dialog', { name: 'New video' });
   await choose(page, dialog, 'Master app', app.name);
