@@ -11,7 +11,7 @@ import {
   expectToast,
   listRange,
   now,
-  openArea as openFromMenu,
+  openArea,
   openSignedIn,
   rowAction,
   test,
@@ -22,11 +22,6 @@ import {
 // Each test walks through every dialog of an area: more steps than the default minute allows on
 // a busy machine.
 test.describe.configure({ timeout: 120_000 });
-
-/** Opens an area, signed in. */
-async function openArea(page: Page, path: string, heading: string) {
-  await openSignedIn(page, path, { heading });
-}
 
 function table(page: Page, name: string) {
   return page.getByRole('table', { name });
@@ -47,7 +42,7 @@ test.describe('FAQs', () => {
   test('create, edit and delete a FAQ', async ({ page }) => {
     const question = unique('E2E How do I share a poster?');
     const edited = unique('E2E How do I download a poster?');
-    await openArea(page, '/faqs', 'FAQs');
+    await openSignedIn(page, '/faqs', { heading: 'FAQs' });
 
     await page.getByRole('button', { name: 'New FAQ' }).click();
     const dialog = page.getByRole('dialog', { name: 'New FAQ' });
@@ -97,7 +92,7 @@ test.describe('categories', () => {
     const name = unique('E2E Festivals');
     const other = unique('E2E Birthdays');
     const renamed = unique('E2E Festivals renamed');
-    await openArea(page, '/category', 'Categories');
+    await openSignedIn(page, '/category', { heading: 'Categories' });
 
     await createCategory(page, name);
     await createCategory(page, other);
@@ -169,7 +164,7 @@ test.describe('categories', () => {
     sql,
   }) => {
     const name = unique('E2E In use');
-    await openArea(page, '/category', 'Categories');
+    await openSignedIn(page, '/category', { heading: 'Categories' });
     await createCategory(page, name);
     const { id } = await sql.one<{ id: number }>('select id from categories where name = ?', [
       name,
@@ -197,7 +192,7 @@ test.describe('categories', () => {
       await openSignedIn(page, '/faqs', { heading: 'FAQs' });
       // The side menu hides behind the burger.
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await openFromMenu(page, 'Category List', 'Categories');
+      await openArea(page, 'Category List', 'Categories');
       await search(page, 'Search categories', name);
 
       const cards = page.getByRole('list', { name: 'Categories' });
@@ -231,7 +226,7 @@ test.describe('special days', () => {
     const name = unique('E2E Leap day');
     const renamed = unique('E2E Leap day renamed');
     const other = unique('E2E Harvest');
-    await openArea(page, '/special-day', 'Special Days');
+    await openSignedIn(page, '/special-day', { heading: 'Special Days' });
 
     await page.getByRole('button', { name: 'New special day' }).click();
     const dialog = page.getByRole('dialog', { name: 'New special day' });
@@ -325,7 +320,7 @@ test.describe('contact us', () => {
     });
     expect(json.status()).toBe(200);
 
-    await openArea(page, '/contact-us', 'Contact Us');
+    await openSignedIn(page, '/contact-us', { heading: 'Contact Us' });
     const row = rowOf(page, 'Enquiries', `Asha Rao${token}`);
     await expect(row).toBeVisible();
     await expect(row.getByRole('link', { name: `${token}@example.com` })).toHaveAttribute(
