@@ -157,10 +157,7 @@ export async function openSignedIn(
   path: string,
   options: { heading?: string; as?: { email: string; password: string } } = {},
 ) {
-  const { email, password } = options.as ?? ADMIN;
-  const res = await page.request.post('/api/v1/auth/admin/login', { form: { email, password } });
-  expect(res.ok(), await res.text()).toBe(true);
-  const { token, loginId } = (await res.json()) as { token: string; loginId: string };
+  const { token, loginId } = await signInCall(page.request, options.as);
   await page.addInitScript(
     ({ keys, token, loginId }) => {
       if (sessionStorage.getItem('e2e-session-planted')) return;
@@ -236,13 +233,19 @@ export async function pngFile(name: string, background: string, width = 400, hei
   return { name, mimeType: 'image/png', buffer };
 }
 
-/** The first admin's bearer token, from the sign-in call (a form body, as the web app sends). */
-export async function adminToken(request: APIRequestContext): Promise<string> {
+/**
+ * The sign-in call for `account` (the first admin unless told; a form body, as the web app sends):
+ * its bearer token and login id.
+ */
+export async function signInCall(
+  request: APIRequestContext,
+  account: { email: string; password: string } = ADMIN,
+): Promise<{ token: string; loginId: string }> {
   const res = await request.post('/api/v1/auth/admin/login', {
-    form: { email: ADMIN.email, password: ADMIN.password },
+    form: { email: account.email, password: account.password },
   });
   expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { token: string }).token;
+  return (await res.json()) as { token: string; loginId: string };
 }
 
 type ApiMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -260,7 +263,7 @@ export type ApiCall = <T = { id: number }>(
  * the reply's `result`.
  */
 export async function adminApi(request: APIRequestContext): Promise<ApiCall> {
-  const token = await adminToken(request);
+  const { token } = await signInCall(request);
   return async <T>(method: ApiMethod, path: string, body?: ApiBody) => {
     const res = await request[method](`/api/v1${path}`, {
       headers: { Authorization: `Bearer ${token}` },
