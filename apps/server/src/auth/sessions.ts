@@ -30,53 +30,72 @@ export async function startSession(
   return { sessionId, expiresAt };
 }
 
+/** What a route needs beyond a live session: a STAFF account's grant of `action` on `menu`. */
+export type Need = { menu: string; action: PermissionKind };
+
 /**
- * Finds the signed-in account behind a session, and a STAFF account's grants, with statements
- * compiled once and run on `lookups`. What it read is kept while `changes` says that sessions,
- * accounts and grants are unchanged everywhere (db/changes.ts): a sign-out, a password change, a
- * status change or a new grant is seen on the very next call, on every instance.
+ * Finds the signed-in account behind a session and whether it holds the grant a route needs, in
+ * one statement compiled once and run on `lookups`. A sign-out, a password change, a status change
+ * or a grant change that has answered is seen by the very next call, on every instance: on
+ * PostgreSQL every call reads; on SQLite what was read is kept while the database's change counters
+ * say nothing changed anywhere (`changes`, db/changes.ts).
  */
 export class SessionLookup {
   readonly #lookups: ReadPool;
-  readonly #session;
-  readonly #grant;
+  readonly #statement;
   readonly #sessions: KeptWhileUnchanged<string, { account: SignedIn; expiresAt: string }>;
   readonly #grants: KeptWhileUnchanged<string, boolean>;
 
-  /** `db` compiles the statements, `lookups` runs them (connect.ts). */
-  constructor(db: Db, lookups: ReadPool, changes: ChangeWatch) {
+  /** `db` compiles the statement, `lookups` runs it (connect.ts). */
+  constructor(db: Db, lookups: ReadPool, changes: ChangeWatch | undefined) {
     this.#lookups = lookups;
     this.#sessions = new KeptWhileUnchanged(changes);
     this.#grants = new KeptWhileUnchanged(changes);
-    this.#session = precompile(
+    this.#statement = precompile(
       db
         .selectFrom('sessions as s')
         .innerJoin('accounts as a', 'a.id', 's.accountId')
         .select(['a.id', 'a.role', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('userPermissions as up')
+                .innerJoin('menus as m', 'm.id', 'up.menuId')
+                .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+                .select('up.id')
+                .whereRef('up.accountId', '=', 'a.id')
+                .where('m.name', '=', arg(1))
+                .where('p.name', '=', arg<PermissionKind>(2))
+                .where('up.status', '=', true),
+            )
+            .as('granted'),
+        )
         .where('s.id', '=', arg(0)),
-    );
-    this.#grant = precompile(
-      db
-        .selectFrom('userPermissions as up')
-        .innerJoin('menus as m', 'm.id', 'up.menuId')
-        .innerJoin('permissions as p', 'p.id', 'up.permissionId')
-        .select('up.id')
-        .where('up.accountId', '=', arg<number>(0))
-        .where('m.name', '=', arg(1))
-        .where('p.name', '=', arg<PermissionKind>(2))
-        .where('up.status', '=', true)
-        .limit(1),
     );
   }
 
   /**
-   * The account of a live session: not revoked, not expired, the account ACTIVE and allowed into
-   * the back-office; undefined for anything else.
+   * The account of a live session (not revoked, not expired, the account ACTIVE and allowed into
+   * the back-office) and whether it holds `need` (false without one); undefined for anything else.
    */
-  async find(sessionId: string): Promise<SignedIn | undefined> {
-    const { value: kept, version } = this.#sessions.lookup(sessionId);
-    if (kept) return kept.expiresAt > now() ? kept.account : undefined;
-    const [rows = []] = await this.#lookups.run([this.#session.fill([sessionId])]);
+  async find(
+    sessionId: string,
+    need?: Need,
+  ): Promise<{ account: SignedIn; granted: boolean } | undefined> {
+    const grantKey = (accountId: number) => need && `${accountId}:${need.menu}:${need.action}`;
+    const session = this.#sessions.lookup(sessionId);
+    if (session.value) {
+      const key = grantKey(session.value.account.id);
+      const grant = key === undefined ? undefined : this.#grants.lookup(key).value;
+      if (key === undefined || grant !== undefined) {
+        if (session.value.expiresAt <= now()) return undefined;
+        return { account: session.value.account, granted: grant ?? false };
+      }
+    }
+    const [rows = []] = await this.#lookups.run([
+      this.#statement.fill([sessionId, need?.menu ?? null, need?.action ?? null]),
+    ]);
     const row = rows[0] as
       | {
           id: number;
@@ -85,24 +104,17 @@ export class SessionLookup {
           status: string;
           expires_at: string;
           revoked_at: string | null;
+          granted: boolean | number;
         }
       | undefined;
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined;
     if (row.status !== 'ACTIVE' || row.role === 'USER') return undefined;
     const account: SignedIn = { id: row.id, role: row.role, email: row.email, sessionId };
-    this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, version);
-    return account;
-  }
-
-  /** Whether the account holds `action` on `menu` (a STAFF account's grant). */
-  async holds(accountId: number, menu: string, action: PermissionKind): Promise<boolean> {
-    const key = `${accountId}:${menu}:${action}`;
-    const { value: kept, version } = this.#grants.lookup(key);
-    if (kept !== undefined) return kept;
-    const [rows = []] = await this.#lookups.run([this.#grant.fill([accountId, menu, action])]);
-    const granted = rows.length > 0;
-    this.#grants.keep(key, granted, version);
-    return granted;
+    const granted = Boolean(row.granted);
+    this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);
+    const key = grantKey(row.id);
+    if (key !== undefined) this.#grants.keep(key, granted, session.version);
+    return { account, granted };
   }
 }
 

@@ -20,7 +20,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Config } from '../config.ts';
-import { PgChangeWatch, SqliteChangeWatch, noteLocalWrite, type ChangeWatch } from './changes.ts';
+import { SqliteChangeWatch, type ChangeWatch } from './changes.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import { PgReadPool, SqliteReadPool, defaultReaders, type ReadPool } from './reads.ts';
 import { readInPlace } from './sqlite-reading.ts';
@@ -38,8 +38,11 @@ export interface DatabaseHandle {
    * thread free for requests), PostgreSQL's main pool (apart from the list reads).
    */
   lookups: ReadPool;
-  /** Tells when what the access check reads may have changed (changes.ts). */
-  changes: ChangeWatch;
+  /**
+   * Tells when what the access check reads may have changed (changes.ts); undefined on
+   * PostgreSQL, where every call reads.
+   */
+  changes: ChangeWatch | undefined;
   /** The open SQLite connection, for online backups; undefined on PostgreSQL. */
   sqlite: SQLite.Database | undefined;
   close(): Promise<void>;
@@ -82,7 +85,6 @@ function withCachedPrepare(
   });
 }
 
-const READ_ONLY = /^\s*select\b/i;
 const statementNames = new Map<string, string>();
 
 /** Statements worth preparing once per connection: plain DML with a bounded shape. */
@@ -96,17 +98,6 @@ const MAX_PREPARED_PARAMETERS = 32;
  */
 class PreparingClient extends pg.Client {
   override query(config: unknown, values?: unknown, callback?: unknown): never {
-    if (typeof config === 'string' && !READ_ONLY.test(config) && typeof callback !== 'function') {
-      // A write from this process: what the access check kept may be stale, before the write
-      // and again once it is done (changes.ts).
-      noteLocalWrite();
-      const pending = this.#query(config, values) as unknown as Promise<unknown>;
-      return pending.finally(noteLocalWrite) as never;
-    }
-    return this.#query(config, values, callback);
-  }
-
-  #query(config: unknown, values?: unknown, callback?: unknown): never {
     if (
       typeof config === 'string' &&
       PREPARABLE.test(config) &&
@@ -228,17 +219,15 @@ export function openDatabase(
   // make sign-in and health wait longer for their turn (measured: health p99 78 ms with 10, 23 ms
   // with 4, on 2 cores).
   const reads = new PgReadPool(newPool(options.readers ?? 2 * os.availableParallelism()));
-  const changes = new PgChangeWatch(database.url);
   return {
     db,
     dialect: dialectFor('postgres'),
     reads,
     // Kysely ends the main pool when the database closes.
     lookups: new PgReadPool(mainPool, { owned: false }),
-    changes,
+    changes: undefined,
     sqlite: undefined,
     close: async () => {
-      await changes.close();
       await reads.close();
       await db.destroy();
     },

@@ -48,7 +48,7 @@ declare module 'fastify' {
 
 export function registerAccessCheck(
   app: FastifyInstance,
-  database: { db: Db; lookups: ReadPool; changes: ChangeWatch },
+  database: { db: Db; lookups: ReadPool; changes: ChangeWatch | undefined },
   secret: Uint8Array,
 ) {
   app.decorateRequest('account', null as unknown as SignedIn);
@@ -70,8 +70,7 @@ export function registerAccessCheck(
   const tokens = new TokenReader(secret);
   const sessions = new SessionLookup(database.db, database.lookups, database.changes);
 
-  // One signature check per token (remembered), one indexed statement per call (two for a
-  // STAFF account on a menu's route).
+  // One signature check per token (remembered), one indexed statement per call.
   app.addHook('onRequest', async (request) => {
     const rule = request.routeOptions.config.access;
     if (!rule || rule.kind === 'public') return;
@@ -79,11 +78,12 @@ export function registerAccessCheck(
     if (!header) throw unauthorized(MESSAGES.notSignedIn);
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const sessionId = match?.[1] ? await tokens.sessionOf(match[1]) : undefined;
-    const account = sessionId ? await sessions.find(sessionId) : undefined;
-    if (!account) throw unauthorized(MESSAGES.sessionExpired);
+    const need = rule.kind === 'menu' ? rule : undefined;
+    const found = sessionId ? await sessions.find(sessionId, need) : undefined;
+    if (!found) throw unauthorized(MESSAGES.sessionExpired);
+    const { account } = found;
     request.account = account;
     if (account.role === 'SUPER_ADMIN' || rule.kind === 'signedIn') return;
-    if (rule.kind === 'superAdmin') throw forbidden();
-    if (!(await sessions.holds(account.id, rule.menu, rule.action))) throw forbidden();
+    if (rule.kind === 'superAdmin' || !found.granted) throw forbidden();
   });
 }

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL: a notification on every committed change to what the access check reads, so every
  * instance knows when what it keeps is stale (db/changes.ts). SQLite needs nothing: its own
- * change counters say it. Frozen.
+ * change counters say it. Frozen (its triggers are dropped by 0018: every call now reads).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';

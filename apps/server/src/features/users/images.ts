@@ -76,7 +76,7 @@ const numberTaken = () => conflict(MESSAGES.defNumTaken, 'defNum');
 
 const imageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, media } = app.ctx;
-  const owned = ownedLists(db, lists, app.ctx.database.changes);
+  const owned = ownedLists(db, lists);
 
   const toImage = (row: Row): UserImage => {
     const { kind, position, image, ...rest } = row;

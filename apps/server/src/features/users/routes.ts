@@ -32,7 +32,6 @@ import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList, type Lists, type ListSpec, type PageQuery } from '../../db/lists.ts';
 import { arg, precompile } from '../../db/precompiled.ts';
-import { KeptWhileUnchanged, type ChangeWatch } from '../../db/changes.ts';
 import type { Db } from '../../db/connect.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
@@ -123,29 +122,33 @@ const phoneTaken = () => conflict(MESSAGES.phoneTaken, 'phoneNumber');
 /**
  * A page of what an account owns (its wallet, images, login history) and the account's role, read
  * in one batch (`Lists.pageWithin`): no round trip to check the account before the list. The
- * role is undefined when there is no such account. A role read is kept while accounts are
- * unchanged everywhere (`changes`, as the access check keeps sessions): most calls then read the
+ * role is undefined when there is no such account. An account's role never changes once it is
+ * created (and accounts are never removed), so a role once read is kept: most calls then read the
  * page alone (on PostgreSQL, two statements instead of three).
  */
-export function ownedLists(db: Db, lists: Lists, changes: ChangeWatch) {
+export function ownedLists(db: Db, lists: Lists) {
   const role = precompile(
     db.selectFrom('accounts').select('role').where('id', '=', arg<number>(0)),
   );
-  const roles = new KeptWhileUnchanged<number, string>(changes);
+  const roles = new Map<number, string>();
+  const MAX_ROLES = 10_000;
   return async <O>(
     spec: ListSpec<string, O>,
     accountId: number,
     query: PageQuery & Readonly<Record<string, unknown>>,
   ) => {
-    const kept = roles.lookup(accountId);
-    if (kept.value !== undefined) {
-      return { page: await lists.page(spec, { ...query, accountId }), role: kept.value };
+    const kept = roles.get(accountId);
+    if (kept !== undefined) {
+      return { page: await lists.page(spec, { ...query, accountId }), role: kept };
     }
     const { page, alongside } = await lists.pageWithin(spec, { ...query, accountId }, [
       role.fill([accountId]),
     ]);
     const found = alongside[0]?.[0]?.role as string | undefined;
-    if (found !== undefined) roles.keep(accountId, found, kept.version);
+    if (found !== undefined) {
+      if (roles.size >= MAX_ROLES) roles.delete(roles.keys().next().value!);
+      roles.set(accountId, found);
+    }
     return { page, role: found };
   };
 }
@@ -164,7 +167,7 @@ export async function requireUser(db: Db, id: number) {
 
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, media } = app.ctx;
-  const owned = ownedLists(db, lists, app.ctx.database.changes);
+  const owned = ownedLists(db, lists);
 
   const toUser = (row: Row): User => ({
     id: row.id,
