@@ -7,6 +7,7 @@
 // Environment:
 //   REQUIRE_POSTGRES=1   an unreachable PostgreSQL fails the PostgreSQL suites instead of skipping
 //   REQUIRE_CHROMIUM=1   a missing /usr/bin/chromium fails the end-to-end suites instead of skipping
+//   REQUIRE_NGINX=1      a missing nginx fails the scale-out suite instead of skipping
 //   TEST_DATABASE_URL    the PostgreSQL server the tests create their databases on
 //                        (default postgres://postgres@127.0.0.1:5432/postgres)
 //
@@ -21,6 +22,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const requirePostgres = process.env.REQUIRE_POSTGRES === '1';
 const requireChromium = process.env.REQUIRE_CHROMIUM === '1';
+const requireNginx = process.env.REQUIRE_NGINX === '1';
 
 // ---------------------------------------------------------------------------------------------
 // Suites
@@ -57,6 +59,18 @@ const suites = [
     title: 'server tests on PostgreSQL: vitest run (apps/server, TEST_DB=postgres)',
     run: async () =>
       (await postgresProblem()) ?? vitest('server-pg', 'apps/server', { TEST_DB: 'postgres' }),
+  },
+  {
+    name: 'scale-out',
+    title:
+      'two server processes behind nginx on PostgreSQL, Redis and S3: vitest run -c vitest.scale-out.config.ts (apps/server)',
+    run: async () =>
+      (await postgresProblem()) ??
+      nginxProblem() ??
+      vitest('scale-out', 'apps/server', { TEST_DB: 'postgres' }, [
+        '--config',
+        'vitest.scale-out.config.ts',
+      ]),
   },
   {
     name: 'web',
@@ -150,11 +164,11 @@ function findFiles(dir, pattern) {
   });
 }
 
-async function vitest(id, cwd, env) {
+async function vitest(id, cwd, env, args = []) {
   const report = path.join(reportDir, `${id}.json`);
   const code = await run(
     'vitest',
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     { cwd: path.join(repo, cwd), env: childEnv(env) },
   );
   const r = readJson(report);
@@ -229,6 +243,17 @@ function postgresProblem() {
       : { skip: `PostgreSQL not reachable at ${where}: skipped` };
   })();
   return postgresChecked;
+}
+
+/** Undefined when nginx is installed; else a skip, or a failure under REQUIRE_NGINX=1. */
+function nginxProblem() {
+  const found = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].some((f) =>
+    fs.existsSync(f),
+  );
+  if (found) return undefined;
+  return requireNginx
+    ? { passed: 0, failed: 1, skipped: 0, note: 'nginx is missing (REQUIRE_NGINX=1)' }
+    : { skip: 'nginx is missing (apt-get install nginx): skipped' };
 }
 
 /** Undefined when the end-to-end suite can run; else why not. */

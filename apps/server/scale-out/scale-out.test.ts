@@ -1,0 +1,390 @@
+/**
+ * Several instances, one truth: two real server processes on one PostgreSQL database, one Redis and
+ * one S3 bucket, behind nginx with the repository's configuration (cluster.ts). Its own suite of
+ * `npm test` (`scale-out`), on PostgreSQL only; it needs nginx (`apt-get install nginx`), and is
+ * skipped without it unless CI=1.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS } from '@master-admin/contract';
+import { createPgDatabase } from '../test/harness.ts';
+import { images } from '../test/images.ts';
+import { videos } from '../src/seed/video-files.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
+import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
+import { startSession } from '../src/auth/sessions.ts';
+import { signToken } from '../src/auth/tokens.ts';
+import { Instance, Nginx, findNginx, freePort, sharedSecret, startBucket } from './cluster.ts';
+
+const nginxBinary = findNginx();
+if (!nginxBinary && process.env.CI)
+  throw new Error('nginx is not installed (apt-get install nginx)');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Revocations of each kind checked on the other instance. */
+const TRIALS = Number(process.env.SCALE_OUT_TRIALS ?? 1000);
+/** Trials of a kind run side by side, each stream with an account of its own. */
+const STREAMS = 8;
+const ADMIN = { email: 'owner@scale-out.test', password: 'owner-password-1' };
+const JWT_SECRET = sharedSecret();
+
+const dataDirs: string[] = [];
+/** A data folder of an instance's own: they share nothing on disk. */
+function dataDir(name: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ma-scale-out-${name}-`));
+  dataDirs.push(dir);
+  return dir;
+}
+
+let database: { url: string; drop: () => Promise<void> };
+let bucket: Awaited<ReturnType<typeof startBucket>>;
+let db: DatabaseHandle;
+let nginx: Nginx;
+let instances: [Instance, Instance];
+let adminToken: string;
+
+// Answers are read field by field, as a client reads JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = { status: number; body: any; headers: Headers };
+
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: {
+    token?: string;
+    json?: unknown;
+    form?: FormData;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers,
+    body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: kept as text.
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** A new session of `accountId`, as a sign-in would make (without its rate limits). */
+async function tokenFor(accountId: number): Promise<string> {
+  const session = await startSession(db.db, {
+    accountId,
+    ip: '127.0.0.1',
+    userAgent: 'scale-out test',
+    ttlHours: 1,
+  });
+  return signToken(
+    new TextEncoder().encode(JWT_SECRET),
+    { sessionId: session.sessionId, accountId },
+    session.expiresAt,
+  );
+}
+
+let staffCount = 0;
+async function newStaff() {
+  staffCount += 1;
+  const email = `staff${staffCount}@scale-out.test`;
+  const id = await createBackOfficeAccount(
+    db.db,
+    { role: 'STAFF', email, password: 'staff-password-1' },
+    { faqs: ['VIEW'] },
+  );
+  return { id, email };
+}
+
+describe.runIf(nginxBinary)('two instances behind nginx', () => {
+  beforeAll(async () => {
+    database = await createPgDatabase();
+    bucket = await startBucket();
+    const [port1, port2, nginxPort] = [await freePort(), await freePort(), await freePort()];
+    const env = (name: string) => ({
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      JWT_SECRET,
+      // Only nginx (on this machine) may say who the client is.
+      TRUST_PROXY: '127.0.0.1',
+      SERVE_WEB: 'false',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      DRAIN_SECONDS: '1',
+      DATA_DIR: dataDir(name),
+      ...bucket.env,
+    });
+    instances = [new Instance(port1, env('a')), new Instance(port2, env('b'))];
+    // Both at once, on a database that has nothing yet.
+    await Promise.all(instances.map((i) => i.start()));
+    nginx = new Nginx(nginxPort);
+    await nginx.start(nginxBinary!, [port1, port2]);
+    db = openDatabase({ kind: 'postgres', url: database.url });
+    const login = await call(instances[0].url, 'POST', PATHS.login, { json: ADMIN });
+    expect(login.status).toBe(200);
+    adminToken = login.body.token;
+  }, 120_000);
+
+  afterAll(async () => {
+    await nginx?.stop();
+    for (const instance of instances ?? []) instance.kill();
+    await db?.close();
+    await bucket?.close();
+    await database?.drop();
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('started both at once on a fresh database: each migration ran once, one owner was made', async () => {
+    const { rows } = await sql<{ name: string; n: number }>`
+      select name, count(*)::int as n from kysely_migration group by name`.execute(db.db);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.n !== 1)).toEqual([]);
+    const owners = await db.db
+      .selectFrom('accounts')
+      .select('email')
+      .where('role', '=', 'SUPER_ADMIN')
+      .execute();
+    expect(owners).toEqual([{ email: ADMIN.email }]);
+  });
+
+  /**
+   * `TRIALS` revocations of one kind, `STREAMS` at a time: each makes a fresh session, uses it on
+   * the second instance, revokes on the first, and calls the second again at once; `restore`
+   * undoes what the revocation changed (the next trial's first call, at once on the second
+   * instance, checks that it is seen too). Answers the calls that still got through.
+   */
+  async function revocations(
+    revoke: (staff: { id: number }, token: string) => Promise<void>,
+    refused: number,
+    restore?: (staff: { id: number }) => Promise<void>,
+  ): Promise<number> {
+    const second = instances[1];
+    let stale = 0;
+    await Promise.all(
+      Array.from({ length: STREAMS }, async (_, stream) => {
+        const staff = await newStaff();
+        for (let trial = stream; trial < TRIALS; trial += STREAMS) {
+          const token = await tokenFor(staff.id);
+          const faqs = () => call(second.url, 'GET', `${PATHS.faqList}?limit=1`, { token });
+          expect((await faqs()).status).toBe(200);
+          await revoke(staff, token);
+          const after = await faqs();
+          if (after.status === 200) stale += 1;
+          else expect(after.status).toBe(refused);
+          await restore?.(staff);
+        }
+      }),
+    );
+    return stale;
+  }
+
+  const asAdmin = (method: string, url: string, json: unknown) =>
+    call(instances[0].url, method, url, { token: adminToken, json }).then((r) => {
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    });
+
+  it(`sees a sign-out on the other instance at once (${TRIALS} times)`, async () => {
+    const stale = await revocations(async (_, token) => {
+      expect((await call(instances[0].url, 'POST', PATHS.logout, { token })).status).toBe(200);
+    }, 401);
+    expect(stale).toBe(0);
+  }, 300_000);
+
+  it(`sees a password change on the other instance at once (${TRIALS} times)`, async () => {
+    let n = 0;
+    const stale = await revocations(
+      (staff) => asAdmin('PATCH', PATHS.staffPassword(staff.id), { password: `new-pass-${n++}` }),
+      401,
+    );
+    expect(stale).toBe(0);
+  }, 300_000);
+
+  it(`sees an account set DEACTIVE on the other instance at once (${TRIALS} times)`, async () => {
+    const stale = await revocations(
+      (staff) => asAdmin('PUT', PATHS.staffStatus(staff.id), { status: 'DEACTIVE' }),
+      401,
+      (staff) => asAdmin('PUT', PATHS.staffStatus(staff.id), { status: 'ACTIVE' }),
+    );
+    expect(stale).toBe(0);
+  }, 300_000);
+
+  it(`sees a grant taken away, and given back, on the other instance at once (${TRIALS} times)`, async () => {
+    const grants = new Map<number, number>();
+    const grantOf = async (accountId: number) => {
+      const found = grants.get(accountId);
+      if (found !== undefined) return found;
+      const { id } = await db.db
+        .selectFrom('userPermissions as up')
+        .innerJoin('menus as m', 'm.id', 'up.menuId')
+        .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+        .select('up.id')
+        .where('up.accountId', '=', accountId)
+        .where('m.name', '=', 'faqs')
+        .where('p.name', '=', 'VIEW')
+        .executeTakeFirstOrThrow();
+      grants.set(accountId, id);
+      return id;
+    };
+    const grant = async (staff: { id: number }, status: boolean) =>
+      asAdmin('PUT', PATHS.userPermissionStatus(await grantOf(staff.id)), { status });
+    const stale = await revocations(
+      (staff) => grant(staff, false),
+      403,
+      (staff) => grant(staff, true),
+    );
+    expect(stale).toBe(0);
+  }, 300_000);
+
+  it('counts sign-in failures of one account across both instances', async () => {
+    const staff = await newStaff();
+    // Ten addresses, each failing once, alternating instances (nginx is trusted to name them).
+    const from = (i: number) => ({ 'x-forwarded-for': `10.77.${process.pid % 250}.${i}` });
+    for (let i = 1; i <= 10; i++) {
+      const res = await call(instances[i % 2]!.url, 'POST', PATHS.login, {
+        json: { email: staff.email, password: `wrong-${i}` },
+        headers: from(i),
+      });
+      expect(res.status).toBe(401);
+    }
+    // The account is locked for those addresses, on either instance, even with the password.
+    for (const instance of instances) {
+      const res = await call(instance.url, 'POST', PATHS.login, {
+        json: { email: staff.email, password: 'staff-password-1' },
+        headers: from(3),
+      });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('serves from one instance what was uploaded through the other', async () => {
+    const [first, second] = instances;
+    const app = await call(first.url, 'POST', PATHS.masterAppCreate, {
+      token: adminToken,
+      json: { name: `Scale-out app ${process.pid}` },
+    });
+    expect(app.status).toBe(200);
+    const appId = app.body.result.id as number;
+
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await images.png())], { type: 'image/png' }),
+      'b.png',
+    );
+    const banner = await call(first.url, 'POST', PATHS.bannerCreate(appId), {
+      token: adminToken,
+      form,
+    });
+    expect(banner.status, JSON.stringify(banner.body)).toBe(200);
+    const listed = await call(second.url, 'GET', `${PATHS.bannerList}?masterAppId=${appId}`, {
+      token: adminToken,
+    });
+    expect(listed.body.result.map((b: { id: number }) => b.id)).toEqual([banner.body.result.id]);
+    const image = await fetch(listed.body.result[0].image);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\//);
+
+    const video = new FormData();
+    video.append(
+      'file',
+      new Blob([new Uint8Array(videos.mp4(20_000))], { type: 'video/mp4' }),
+      'v.mp4',
+    );
+    const fields = {
+      masterAppId: appId,
+      position: 'LEFT',
+      topDefNum: 1,
+      selfDefNum: 1,
+      bottomDefNum: 1,
+    };
+    for (const [key, value] of Object.entries(fields)) video.append(key, String(value));
+    const created = await call(first.url, 'POST', PATHS.videoCreate, {
+      token: adminToken,
+      form: video,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const embed = await fetch(`${second.url}${created.body.result.iframeLink}`);
+    expect(embed.status).toBe(200);
+    expect(await embed.text()).toContain(created.body.result.videoUrl);
+    const part = await fetch(created.body.result.videoUrl, { headers: { range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it('loses no request while both instances restart one after the other under load', async () => {
+    const before = Number(
+      (
+        await db.db
+          .selectFrom('faqs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+    let running = true;
+    const failures: string[] = [];
+    let answered = 0;
+    let created = 0;
+    // Twenty clients through nginx, each sending its next request once the last one answered:
+    // pages of FAQs, new FAQs and health checks.
+    const clients = Array.from({ length: 20 }, async (_, client) => {
+      for (let n = 0; running; n++) {
+        const kind = n % 10 < 7 ? 'list' : n % 10 < 9 ? 'create' : 'health';
+        try {
+          const res =
+            kind === 'list'
+              ? await call(nginx.url, 'GET', `${PATHS.faqList}?limit=10`, { token: adminToken })
+              : kind === 'create'
+                ? await call(nginx.url, 'POST', PATHS.faqCreate, {
+                    token: adminToken,
+                    json: { question: `Client ${client} question ${n}?`, answer: 'Yes.' },
+                  })
+                : await call(nginx.url, 'GET', PATHS.health);
+          if (res.status !== 200)
+            failures.push(`${kind}: ${res.status} ${JSON.stringify(res.body)}`);
+          else if (kind === 'create') created += 1;
+          answered += 1;
+        } catch (err) {
+          failures.push(`${kind}: ${(err as Error).message}`);
+        }
+      }
+    });
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await pause(1000);
+    for (const instance of instances) {
+      const stopped = instance.stop();
+      // Draining: no longer ready, still alive and serving.
+      await pause(100);
+      expect((await fetch(`${instance.url}/api/v1/health/ready`)).status).toBe(503);
+      expect((await fetch(`${instance.url}/api/v1/health`)).status).toBe(200);
+      expect(await stopped, instance.output).toBe(0);
+      await instance.start();
+      await pause(1000);
+    }
+    running = false;
+    await Promise.all(clients);
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(200);
+    // Every FAQ answered as created exists once: nothing was lost, nothing carried out twice.
+    const after = Number(
+      (
+        await db.db
+          .selectFrom('faqs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
+    expect(after - before).toBe(created);
+  }, 120_000);
+});
