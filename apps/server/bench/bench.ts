@@ -3,7 +3,10 @@
  * into a fresh SQLite file and a fresh PostgreSQL database with the CLI's bulk loader, starts the
  * real server, and drives each list case (cases.ts) with autocannon at concurrency 50, while a
  * probe times `/health` and sign-in; then drives the floor (floor.ts) the same way. Prints, per
- * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met.
+ * database and case, req/s, p50 and p99 of both, their ratio, and whether the targets are met
+ * (a list: at least half the floor's req/s and a p99 within twice the floor's, in the same run;
+ * health p99 under 50 ms throughout; sign-in's p99 is reported, not a target), and what the access
+ * check PostgreSQL runs on every call costs (`reportAccessCheck`).
  * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users, audit);
  * `--sqlite-dir DIR` / `--pg-url URL` drive databases an earlier `seed-bench` loaded, keeping them.
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
@@ -64,12 +67,18 @@ type Row = {
   server: Measured;
   /** None for a case that is not a list (cases.ts `floor: false`). */
   floor: Measured | undefined;
+  /** The floor running the server's access check too (cases.ts `accessCheckCost`). */
+  floorChecked: Measured | undefined;
   healthP99: number;
   signInP99: number;
   target: BenchCase['target'];
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The session id a token carries (its `sid` claim). */
+const sessionOf = (token: string): string =>
+  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
 
 function startProcess(script: string, env: Record<string, string>, ready: RegExp) {
   const child = spawn(process.execPath, [script], {
@@ -137,7 +146,7 @@ async function drive(
   base: string,
   bench: BenchCase,
   ctx: BenchContext,
-  token?: string,
+  headers: Record<string, string> = {},
   seconds = SECONDS,
 ) {
   const rng = randomSource(7);
@@ -145,7 +154,7 @@ async function drive(
     url: base,
     connections: CONNECTIONS,
     duration: seconds,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers,
     requests: [{ setupRequest: (req) => ({ ...req, path: bench.path(rng, ctx) }) }],
   });
   return {
@@ -235,9 +244,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     for (const bench of UPLOAD_ONLY ? [] : selected) {
       log(`[${kind}] ${bench.name}`);
       // Warm both up (page cache, prepared statements), then measure.
-      await drive(serverUrl, bench, ctx, token, 2);
-      if (bench.floor !== false) await drive(floorUrl, bench, ctx, undefined, 2);
-      const measuring = drive(serverUrl, bench, ctx, token);
+      const signedIn = { authorization: `Bearer ${token}` };
+      await drive(serverUrl, bench, ctx, signedIn, 2);
+      if (bench.floor !== false) await drive(floorUrl, bench, ctx, {}, 2);
+      const measuring = drive(serverUrl, bench, ctx, signedIn);
       const [measured, health, signInTimes] = await Promise.all([
         measuring,
         probe(`${serverUrl}${API_BASE}/health`, {}, 20, measuring),
@@ -245,11 +255,17 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         probe(signInUrl, signInInit, 1000, measuring),
       ]);
       const floorMeasured = bench.floor === false ? undefined : await drive(floorUrl, bench, ctx);
+      // PostgreSQL runs the access check on every call: the floor with it, beside the floor alone.
+      const floorChecked =
+        kind === 'postgres' && bench.accessCheckCost && bench.floor !== false
+          ? await drive(floorUrl, bench, ctx, { 'x-session-id': sessionOf(token) })
+          : undefined;
       rows.push({
         db: kind,
         name: bench.name,
         server: measured,
         floor: floorMeasured,
+        floorChecked,
         healthP99: health.p99,
         signInP99: signInTimes.p99,
         target: bench.target,
@@ -316,12 +332,15 @@ function report(rows: Row[]) {
   ];
   const lines = rows.map((r) => {
     const ratio = r.floor ? r.server.rps / r.floor.rps : undefined;
-    const p99Target = r.target.p99Ms[r.db as 'sqlite' | 'postgres'];
+    // A list is judged against its floor in the same run: at least half its rate, a p99 within
+    // twice its p99. A call without a floor keeps a p99 of its own. Sign-in is reported only.
+    const p99Target = r.floor ? 2 * r.floor.p99 : r.target?.p99Ms[r.db as 'sqlite' | 'postgres'];
     const misses = [
       ratio !== undefined && ratio < 0.5 && 'ratio < 0.5',
-      p99Target !== undefined && r.server.p99 > p99Target && `p99 > ${p99Target} ms`,
+      p99Target !== undefined &&
+        r.server.p99 > p99Target &&
+        `p99 > ${r.floor ? '2 × floor' : `${p99Target} ms`}`,
       r.healthP99 >= PROBE_P99_MS && `health p99 ≥ ${PROBE_P99_MS} ms`,
-      r.signInP99 >= PROBE_P99_MS && `sign-in p99 ≥ ${PROBE_P99_MS} ms`,
       r.server.errors > 0 && `${r.server.errors} errors`,
     ].filter(Boolean);
     return [
@@ -348,7 +367,29 @@ function report(rows: Row[]) {
   for (const l of lines) console.log(row(l));
   const missed = lines.filter((l) => l[l.length - 1] !== 'met').length;
   console.log(missed === 0 ? '\nEvery target met.' : `\n${missed} case(s) missed a target.`);
+  reportAccessCheck(rows);
   return missed;
+}
+
+/**
+ * What exact revocation costs: PostgreSQL reads the session, its account and the route's grant on
+ * every call (auth/sessions.ts). The floor with that statement beside the floor alone; the time a
+ * request takes of the saturated machine grows by the difference of their 1 / (req/s).
+ */
+function reportAccessCheck(rows: Row[]) {
+  const measured = rows.filter((r) => r.floor && r.floorChecked);
+  if (measured.length === 0) return;
+  console.log('\nThe access check on every call (PostgreSQL), measured on the floor:');
+  console.log('| case | floor req/s | with the check req/s | ratio | µs more a request |');
+  console.log('|---|---|---|---|---|');
+  for (const r of measured) {
+    const without = r.floor!.rps;
+    const withCheck = r.floorChecked!.rps;
+    const micros = (1 / withCheck - 1 / without) * 1e6;
+    console.log(
+      `| ${r.name} | ${without.toFixed(0)} | ${withCheck.toFixed(0)} | ${(withCheck / without).toFixed(2)} | ${micros.toFixed(0)} |`,
+    );
+  }
 }
 
 const all: Row[] = [];

@@ -4,6 +4,10 @@
  * way) run in place through cached prepared statements, with no framework, no auth, no
  * per-request validation, no logging and no threads. Started by bench.ts: `node floor.ts`, configured by environment
  * (DATABASE_URL or SQLITE_FILE), it prints `listening <port>`.
+ *
+ * A request with `X-Session-Id` first runs the server's access check statement for that session
+ * (auth/sessions.ts), as the server does on every call on PostgreSQL: what exact revocation costs
+ * is the difference (bench.ts, the access check's cost).
  */
 import http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -12,6 +16,7 @@ import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { openDatabase } from '../src/db/connect.ts';
 import { Lists } from '../src/db/lists.ts';
+import { accessStatement } from '../src/auth/sessions.ts';
 import { readInPlace } from '../src/db/sqlite-reading.ts';
 import { FLOOR_LISTS } from './cases.ts';
 
@@ -93,22 +98,38 @@ function requestOf(url: string) {
   return found;
 }
 
+const access = accessStatement(handle.db);
+
+/** The access check's statement for `sessionId` (a menu route's, with its grant): live or not. */
+async function signedIn(sessionId: string): Promise<boolean> {
+  const [rows = []] = await run([access.fill([sessionId, 'banner', 'VIEW'])]);
+  const row = rows[0];
+  return row !== undefined && row.revoked_at === null && row.status === 'ACTIVE';
+}
+
 const server = http.createServer((req, res) => {
   const request = requestOf(req.url ?? '');
   if (!request) {
     res.writeHead(404).end();
     return;
   }
-  lists.answer(request.list.spec, request.query, run).then(
-    ({ rows, total }) => {
-      const body = JSON.stringify({ result: rows, total });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-    },
-    (err: unknown) => {
-      console.error(err);
-      res.writeHead(500).end();
-    },
-  );
+  const sessionId = req.headers['x-session-id'];
+  const checked = typeof sessionId === 'string' ? signedIn(sessionId) : Promise.resolve(true);
+  checked
+    .then((ok) => {
+      if (!ok) throw new Error('the session is not live');
+      return lists.answer(request.list.spec, request.query, run);
+    })
+    .then(
+      ({ rows, total }) => {
+        const body = JSON.stringify({ result: rows, total });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      },
+      (err: unknown) => {
+        console.error(err);
+        res.writeHead(500).end();
+      },
+    );
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

@@ -34,6 +34,35 @@ export async function startSession(
 export type Need = { menu: string; action: PermissionKind };
 
 /**
+ * The access check's one statement: the session (value 0), its account, and whether the account
+ * holds the grant of action (value 2) on menu (value 1); null values ask for no grant.
+ */
+export function accessStatement(db: Db) {
+  return precompile(
+    db
+      .selectFrom('sessions as s')
+      .innerJoin('accounts as a', 'a.id', 's.accountId')
+      .select(['a.id', 'a.role', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('userPermissions as up')
+              .innerJoin('menus as m', 'm.id', 'up.menuId')
+              .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+              .select('up.id')
+              .whereRef('up.accountId', '=', 'a.id')
+              .where('m.name', '=', arg(1))
+              .where('p.name', '=', arg<PermissionKind>(2))
+              .where('up.status', '=', true),
+          )
+          .as('granted'),
+      )
+      .where('s.id', '=', arg(0)),
+  );
+}
+
+/**
  * Finds the signed-in account behind a session and whether it holds the grant a route needs, in
  * one statement compiled once and run on `lookups`. A sign-out, a password change, a status change
  * or a grant change that has answered is seen by the very next call, on every instance: on
@@ -51,28 +80,7 @@ export class SessionLookup {
     this.#lookups = lookups;
     this.#sessions = new KeptWhileUnchanged(changes);
     this.#grants = new KeptWhileUnchanged(changes);
-    this.#statement = precompile(
-      db
-        .selectFrom('sessions as s')
-        .innerJoin('accounts as a', 'a.id', 's.accountId')
-        .select(['a.id', 'a.role', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
-        .select((eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom('userPermissions as up')
-                .innerJoin('menus as m', 'm.id', 'up.menuId')
-                .innerJoin('permissions as p', 'p.id', 'up.permissionId')
-                .select('up.id')
-                .whereRef('up.accountId', '=', 'a.id')
-                .where('m.name', '=', arg(1))
-                .where('p.name', '=', arg<PermissionKind>(2))
-                .where('up.status', '=', true),
-            )
-            .as('granted'),
-        )
-        .where('s.id', '=', arg(0)),
-    );
+    this.#statement = accessStatement(db);
   }
 
   /**
