@@ -112,7 +112,10 @@ async function copySqlite(source: string, file: string, store: MediaStore) {
   const live = new SQLite(source, { fileMustExist: true });
   try {
     live.pragma('busy_timeout = 5000');
-    await live.backup(file);
+    // All pages in one step, in one read transaction that the server's writes go on beside (WAL).
+    // In steps of 100 pages (the default), each write restarts the copy: a 183 MB database
+    // written every 20 ms was still being copied after 37,000 steps and 20 s; in one step, 0.5 s.
+    await live.backup(file, { progress: () => 0x7fffffff });
   } finally {
     live.close();
   }
