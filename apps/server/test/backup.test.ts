@@ -13,10 +13,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_COLUMNS } from '../src/media/service.ts';
-import { TEST_DB, createPgDatabase, multipart, runCli, startServer } from './harness.ts';
+import { TEST_DB, createPgDatabase, multipart, runCli, startS3, startServer } from './harness.ts';
 import { images } from './images.ts';
 
 const s = await startServer();
@@ -352,27 +351,9 @@ describe('with the media in an S3 bucket', () => {
   let endpoint: string;
   let s3Env: Record<string, string>;
   beforeAll(async () => {
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
-    const s3rver = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    });
-    endpoint = `http://127.0.0.1:${(await s3rver.run()).port}`;
-    cleanups.push(async () => {
-      await s3rver.close();
-      fs.rmSync(directory, { recursive: true, force: true });
-    });
-    s3Env = {
-      MEDIA_STORE: 's3',
-      S3_ENDPOINT: endpoint,
-      S3_BUCKET: BUCKET,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    };
+    const s3 = await startS3(BUCKET);
+    cleanups.push(s3.close);
+    ({ endpoint, env: s3Env } = s3);
   });
 
   it('restores a backup of local media into a fresh bucket, and backs the bucket up again', async () => {

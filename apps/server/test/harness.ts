@@ -76,6 +76,39 @@ export function runCli(args: string[], env: Record<string, string>) {
 }
 
 /**
+ * A local S3 server (s3rver, keeping its objects in a temporary folder) holding `bucket`, and the
+ * variables that put the media there (MEDIA_STORE=s3).
+ */
+export async function startS3(bucket: string) {
+  const { default: S3rver } = await import('s3rver');
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  return {
+    endpoint,
+    env: {
+      MEDIA_STORE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_REGION: 'us-east-1',
+    },
+    close: async () => {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * A new, empty PostgreSQL database and a way to drop it. With `ownRole`, the database belongs to a
  * new login role without superuser rights, which the URL signs in as (dropped with it).
  */
