@@ -313,14 +313,12 @@ describe('restore refuses', () => {
   });
 
   it('a database of the other kind', async () => {
-    const target =
-      TEST_DB === 'postgres'
-        ? { DATA_DIR: newFolder() }
-        : { DATA_DIR: newFolder(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    const target: Record<string, string> = { DATA_DIR: newFolder() };
+    if (TEST_DB === 'sqlite') target.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
     const r = await runCli(['restore', firstBackup], target);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('restore into the same kind.');
-    expect(fs.existsSync(target.DATA_DIR)).toBe(false);
+    expect(fs.existsSync(target.DATA_DIR!)).toBe(false);
   });
 
   it('a folder that is not a finished backup', async () => {
