@@ -2,10 +2,8 @@
  * The operator's command-line tool: `npm run admin -- <command>`. It reads the same environment
  * as the server (DATA_DIR, DATABASE_URL, …) and works while the server runs.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
@@ -24,6 +22,7 @@ import { structureOf } from './db/lists.ts';
 import { ALL_LISTS } from './features/lists.ts';
 import { checkTrendCounts } from './features/dashboard/trend-counts.ts';
 import { checkTopDownloads } from './features/dashboard/top-downloads.ts';
+import { BackupError, restoreBackup, takeBackup } from './backup.ts';
 
 /** A refusal the operator can act on: printed as is, exit code 1, no stack. */
 class CliError extends Error {}
@@ -62,6 +61,8 @@ function findBackOfficeAccount(handle: DatabaseHandle, address: string) {
 }
 
 const generatedPassword = () => randomBytes(12).toString('base64url');
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 export function buildCli(): Command {
   const program = new Command('admin')
@@ -154,37 +155,51 @@ export function buildCli(): Command {
 
   program
     .command('backup')
-    .description('Writes an online copy of the SQLite database to <file>, then checks the copy.')
-    .argument('<file>', 'where to write the copy (must not exist)')
-    .action(async (file: string) => {
+    .description(
+      'Copies the database, the media files (local or S3) and the generated token secret into ' +
+        '<dir>, while the server runs. PostgreSQL needs pg_dump.',
+    )
+    .argument('<dir>', 'a new or empty folder')
+    .action(async (dir: string) => {
+      const started = Date.now();
+      const { database, media, jwtSecret } = await takeBackup(loadConfig(), dir);
+      const target = path.resolve(dir);
+      const what = [
+        `the ${database.kind === 'sqlite' ? 'SQLite database (integrity ok)' : 'PostgreSQL database (pg_dump)'}, ${megabytes(database.bytes)}`,
+        `${media.files} media files, ${megabytes(media.bytes)}`,
+        ...(jwtSecret ? ['the token secret'] : []),
+      ];
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`Backed up ${what.join('; ')} to ${target} in ${seconds} s.`);
+      if (media.missing.length > 0) {
+        throw new CliError(
+          `The database names ${media.missing.length} media file(s) the media store does not have, so the backup lacks them too (listed in backup.json):\n` +
+            media.missing.map(({ key, namedBy }) => `  ${key} (${namedBy})`).join('\n'),
+        );
+      }
+    });
+
+  program
+    .command('restore')
+    .description(
+      'Fills an empty data folder (and an empty PostgreSQL database, or an empty bucket with ' +
+        'MEDIA_STORE=s3) from a folder that backup wrote. PostgreSQL needs pg_restore.',
+    )
+    .argument('<dir>', 'the backup folder')
+    .action(async (dir: string) => {
+      const started = Date.now();
       const config = loadConfig();
-      if (config.database.kind !== 'sqlite') {
-        throw new CliError('backup copies the SQLite database; for PostgreSQL use pg_dump.');
+      const { manifest, files, bytes } = await restoreBackup(config, dir);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
+      console.log(
+        `Restored the backup of ${manifest.createdAt} (${files} media files, ${megabytes(bytes)}${manifest.jwtSecret ? ', the token secret' : ''}) into ${where} in ${seconds} s. The server brings the schema up to date at start.`,
+      );
+      if (manifest.media.missing.length > 0) {
+        console.log(
+          `The backup lacks ${manifest.media.missing.length} media file(s) its database names (listed in its backup.json).`,
+        );
       }
-      const target = path.resolve(file);
-      if (fs.existsSync(target)) throw new CliError(`${target} already exists: choose a new file.`);
-      if (!fs.existsSync(config.database.file)) {
-        throw new CliError(`There is no database at ${config.database.file}.`);
-      }
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      const source = new SQLite(config.database.file, { fileMustExist: true });
-      try {
-        source.pragma('busy_timeout = 5000');
-        // SQLite's online backup: consistent while the server keeps writing.
-        await source.backup(target);
-      } finally {
-        source.close();
-      }
-      const copy = new SQLite(target, { readonly: true });
-      try {
-        const result = copy.pragma('integrity_check', { simple: true });
-        if (result !== 'ok')
-          throw new CliError(`The copy at ${target} failed its integrity check: ${String(result)}`);
-      } finally {
-        copy.close();
-      }
-      const size = fs.statSync(target).size;
-      console.log(`Backed up ${config.database.file} to ${target} (${size} bytes, integrity ok).`);
     });
 
   program
@@ -310,7 +325,7 @@ async function main() {
       process.exitCode = err.exitCode;
       return;
     }
-    if (err instanceof CliError || err instanceof ConfigError) {
+    if (err instanceof CliError || err instanceof ConfigError || err instanceof BackupError) {
       console.error(err.message);
     } else {
       console.error(`Failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,39 +2,17 @@
  * The operator tool (`node src/cli.ts`) as a separate process, against the database of a running
  * server: what it prints, its exit code, and what the server then does.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN, TEST_DB, createPgDatabase, startServer } from './harness.ts';
-
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+import { ADMIN, TEST_DB, createPgDatabase, runCli, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
 
-/** The store of the running test server, in the variables the tool reads. */
-const serverStore: Record<string, string> = {
-  DATA_DIR: s.config.dataDir,
-  ...(s.config.database.kind === 'postgres' ? { DATABASE_URL: s.config.database.url } : {}),
-};
-
-function cli(args: string[], env: Record<string, string> = serverStore) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['src/cli.ts', ...args],
-      { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string> = s.env) => runCli(args, env);
 
 const loginStatus = async (email: string, password: string, remoteAddress = '127.0.0.1') =>
   (
@@ -205,49 +183,5 @@ describe('migrate', () => {
     const r = await cli(['migrate'], { DATABASE_URL: 'mysql://nope' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/DATABASE_URL: must start with postgres:\/\//);
-  });
-});
-
-describe.runIf(TEST_DB === 'sqlite')('backup (SQLite)', () => {
-  it('copies the live database to a file that opens and passes its integrity check', async () => {
-    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ma-backup-')), 'copy.db');
-    // Writes go on while the copy is made.
-    const writes = Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        s.api({
-          method: 'POST',
-          url: '/master-app',
-          token: s.adminToken,
-          payload: { name: `Backup app ${i}` },
-        }),
-      ),
-    );
-    const r = await cli(['backup', target]);
-    await writes;
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/integrity ok/);
-
-    const copy = new SQLite(target, { readonly: true });
-    try {
-      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      const admin = copy.prepare('select role from accounts where email = ?').get(ADMIN.email);
-      expect(admin).toEqual({ role: 'SUPER_ADMIN' });
-    } finally {
-      copy.close();
-    }
-
-    const again = await cli(['backup', target]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('already exists');
-    fs.rmSync(path.dirname(target), { recursive: true, force: true });
-  });
-});
-
-describe.runIf(TEST_DB === 'postgres')('backup (PostgreSQL)', () => {
-  it('points to pg_dump instead', async () => {
-    const r = await cli(['backup', path.join(os.tmpdir(), 'never.db')]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('for PostgreSQL use pg_dump');
   });
 });

@@ -4,39 +4,15 @@
  * and see only their grants, a second run refuses and changes nothing, and `--force` adds nothing
  * that is there already. The tests use `--size small`: every kind of row, fewer of each.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@master-admin/contract';
 import type { Database } from '../src/db/schema.ts';
-import { startServer } from './harness.ts';
-
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+import { runCli, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
 
-function cli(args: string[]) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['src/cli.ts', ...args],
-      {
-        cwd: SERVER_DIR,
-        env: {
-          PATH: process.env.PATH ?? '',
-          LOG_LEVEL: 'silent',
-          DATA_DIR: s.config.dataDir,
-          ...(s.config.database.kind === 'postgres' ? { DATABASE_URL: s.config.database.url } : {}),
-        },
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, s.env);
 
 const TABLES: Array<keyof Database> = [
   'masterApps',

@@ -2,6 +2,7 @@
  * Test harness: every test file gets its own fresh database (a temporary SQLite file, or a new
  * PostgreSQL database when TEST_DB=postgres) and a real app answering through `inject`.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,8 @@ export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
   config: Config;
+  /** The environment `config` was read from: the operator tool's, to work on this server's store. */
+  env: Record<string, string>;
   /** A token of the SUPER_ADMIN created at start. */
   adminToken: string;
   /** A request under the API base (`url` without /api/v1), with `token` as bearer when given. */
@@ -55,21 +58,83 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A new, empty PostgreSQL database and a way to drop it. */
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+
+/** The operator tool (`node src/cli.ts`) as a separate process, with `env` and PATH alone. */
+export function runCli(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['src/cli.ts', ...args],
+      { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/**
+ * A local S3 server (s3rver, keeping its objects in a temporary folder) holding `bucket`, and the
+ * variables that put the media there (MEDIA_STORE=s3).
+ */
+export async function startS3(bucket: string) {
+  const { default: S3rver } = await import('s3rver');
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
+  const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  return {
+    endpoint,
+    env: {
+      MEDIA_STORE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_REGION: 'us-east-1',
+    },
+    close: async () => {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new, empty PostgreSQL database and a way to drop it. With `ownRole`, the database belongs to a
+ * new login role without superuser rights, which the URL signs in as (dropped with it).
+ */
+export async function createPgDatabase(
+  options: { ownRole?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ma_test_${randomBytes(6).toString('hex')}`;
+  const role = options.ownRole ? `${name}_owner` : undefined;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  if (role) await admin.query(`create role ${role} login`);
+  await admin.query(`create database ${name}${role ? ` owner ${role}` : ''}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
+  if (role) {
+    url.username = role;
+    url.password = '';
+  }
   return {
     url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
+      if (role) await c.query(`drop role if exists ${role}`);
       await c.end();
     },
   };
@@ -84,7 +149,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const ownsDataDir = env.DATA_DIR === undefined;
   const pgDb =
     TEST_DB === 'postgres' && env.DATABASE_URL === undefined ? await createPgDatabase() : undefined;
-  const config = loadConfig({
+  const serverEnv: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -93,13 +158,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     ADMIN_PASSWORD: ADMIN.password,
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
-  });
+  };
+  const config = loadConfig(serverEnv);
   const ctx = await createContext(config);
-  await createBackOfficeAccount(ctx.db, {
-    role: 'SUPER_ADMIN',
-    email: ADMIN.email,
-    password: ADMIN.password,
-  });
+  // A restored database has its admin already.
+  const restored = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('email', '=', ADMIN.email)
+    .executeTakeFirst();
+  if (!restored) {
+    await createBackOfficeAccount(ctx.db, {
+      role: 'SUPER_ADMIN',
+      email: ADMIN.email,
+      password: ADMIN.password,
+    });
+  }
   const app = await buildApp(ctx);
   await app.ready();
 
@@ -160,6 +234,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     app,
     ctx,
     config,
+    env: serverEnv,
     mediaDir,
     storedFiles,
     mediaFile: (url) => path.join(mediaDir, url.slice('/media/'.length)),

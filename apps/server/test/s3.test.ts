@@ -1,12 +1,8 @@
 /**
- * MEDIA_STORE=s3 against a real (local) S3 server: s3rver keeps the bucket in a temporary folder
- * and answers the S3 API the AWS SDK speaks, so stored objects, their public URLs and their
- * removal are checked end to end.
+ * MEDIA_STORE=s3 against a real (local) S3 server: s3rver (startS3) keeps the bucket in a
+ * temporary folder and answers the S3 API the AWS SDK speaks, so stored objects, their public
+ * URLs and their removal are checked end to end.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import S3rver from 's3rver';
 import { createHash } from 'node:crypto';
 import {
   HeadObjectCommand,
@@ -16,33 +12,15 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
-import { multipart, startServer } from './harness.ts';
+import { multipart, startS3, startServer } from './harness.ts';
 import { sweepMedia } from '../src/media/housekeeping.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { PART_BYTES } from '../src/media/s3-store.ts';
 
 const BUCKET = 'media-test';
-const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3rver-'));
-const s3rver = new S3rver({
-  address: '127.0.0.1',
-  port: 0,
-  silent: true,
-  directory: s3Dir,
-  configureBuckets: [{ name: BUCKET, configs: [] }],
-});
-const { port } = await s3rver.run();
-const endpoint = `http://127.0.0.1:${port}`;
-
-const s3Env = {
-  MEDIA_STORE: 's3',
-  S3_ENDPOINT: endpoint,
-  S3_BUCKET: BUCKET,
-  S3_FORCE_PATH_STYLE: 'true',
-  S3_ACCESS_KEY_ID: 'S3RVER',
-  S3_SECRET_ACCESS_KEY: 'S3RVER',
-  S3_REGION: 'us-east-1',
-};
+const s3 = await startS3(BUCKET);
+const { endpoint, env: s3Env } = s3;
 const s = await startServer(s3Env);
 
 /** The test's own view of the bucket. */
@@ -58,8 +36,7 @@ afterAll(async () => {
     await s.close();
   } finally {
     client.destroy();
-    await s3rver.close();
-    fs.rmSync(s3Dir, { recursive: true, force: true });
+    await s3.close();
   }
 });
 

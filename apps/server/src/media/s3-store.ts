@@ -1,5 +1,6 @@
 /** Media in S3-compatible object storage (MEDIA_STORE=s3); see store.ts for the interface. */
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -112,18 +113,26 @@ export class S3Store implements MediaStore {
     return (await this.modifiedMs(key)) !== undefined;
   }
 
-  async get(key: string) {
+  /** The object under `key`, or undefined when there is none. */
+  async #object(key: string) {
     assertKey(key);
     try {
-      const object = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.#bucket, Key: key }),
-      );
-      return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : undefined;
+      return await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
     } catch (err) {
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (status === 404 || (err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;
     }
+  }
+
+  async get(key: string) {
+    const object = await this.#object(key);
+    return object?.Body ? Buffer.from(await object.Body.transformToByteArray()) : undefined;
+  }
+
+  async open(key: string) {
+    // On Node.js the body is a Readable.
+    return (await this.#object(key))?.Body as Readable | undefined;
   }
 
   async modifiedMs(key: string) {

@@ -5,8 +5,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { HttpError } from '../http/errors.ts';
+import { mediaPrefixes } from '../http/rich-text.ts';
 import { ImageRefused, processImage, thumbOf } from './images.ts';
-import type { MediaStore } from './store.ts';
+import { KEY, type MediaStore } from './store.ts';
 import type { Upload } from './uploads.ts';
 import { VIDEO_FORMATS, videoKey, type VideoFormat } from './videos.ts';
 
@@ -33,6 +34,44 @@ export const RICH_TEXT_COLUMNS: ReadonlyArray<readonly [table: string, column: s
   ['blogs', 'desc'],
   ['pages', 'desc'],
 ];
+
+/**
+ * Every media key the rows of `db` name, each with the first `table.column` naming it: the media
+ * columns, and the keys after this store's URL prefix inside rich text. What a backup of that database must hold.
+ */
+export async function namedMediaKeys(
+  db: Db,
+  store: Pick<MediaStore, 'url'>,
+): Promise<Map<string, string>> {
+  const named = new Map<string, string>();
+  const name = (key: string, table: string, column: string) => {
+    if (!named.has(key)) named.set(key, `${table}.${column}`);
+  };
+  for (const [table, column] of MEDIA_COLUMNS) {
+    const rows = await sql<{
+      key: string;
+    }>`select distinct ${sql.ref(column)} as key from ${sql.table(table)} where ${sql.ref(column)} is not null`.execute(
+      db,
+    );
+    for (const { key } of rows.rows) name(key, table, column);
+  }
+  for (const prefix of mediaPrefixes(store)) {
+    for (const [table, column] of RICH_TEXT_COLUMNS) {
+      const rows = await sql<{
+        body: string;
+      }>`select ${sql.ref(column)} as body from ${sql.table(table)} where ${sql.ref(column)} like ${`%${prefix}%`}`.execute(
+        db,
+      );
+      for (const { body } of rows.rows) {
+        for (const after of body.split(prefix).slice(1)) {
+          const key = /^[a-z0-9./-]+/.exec(after)?.[0];
+          if (key !== undefined && KEY.test(key)) name(key, table, column);
+        }
+      }
+    }
+  }
+  return named;
+}
 
 export class MediaService {
   readonly store: MediaStore;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { MediaConfig } from '../config.ts';
 
 export interface MediaStore {
@@ -18,6 +19,8 @@ export interface MediaStore {
   exists(key: string): Promise<boolean>;
   /** The stored bytes of `key`, or undefined when it is not stored. */
   get(key: string): Promise<Buffer | undefined>;
+  /** The stored bytes of `key` as a stream (a video is never held whole), or undefined. */
+  open(key: string): Promise<Readable | undefined>;
   /** When `key` was last written (ms since the epoch), or undefined when it is not stored. */
   modifiedMs(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
@@ -92,6 +95,15 @@ export class LocalStore implements MediaStore {
   async get(key: string) {
     try {
       return await fs.promises.readFile(this.#file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async open(key: string) {
+    try {
+      return (await fs.promises.open(this.#file(key))).createReadStream();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
