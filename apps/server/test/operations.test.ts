@@ -392,6 +392,7 @@ describe('request ids', () => {
       unknownApi: await s.api({ method: 'GET', url: '/no-such-call' }),
       signedOut: await s.api({ method: 'GET', url: '/master-app/list' }),
       badUrl: await s.app.inject({ url: '/api/v1/%E0%A4%A' }),
+      longParam: await s.api({ method: 'GET', url: `/account/user/${'1'.repeat(201)}` }),
       badBody: await s.api({
         method: 'POST',
         url: '/auth/admin/login',
@@ -406,6 +407,7 @@ describe('request ids', () => {
       unknownApi: 404,
       signedOut: 401,
       badUrl: 400,
+      longParam: 414,
       badBody: 400,
       media: 200,
       docs: 200,
@@ -413,7 +415,12 @@ describe('request ids', () => {
     for (const [what, res] of Object.entries(answers)) {
       expect(res.headers['x-request-id'], what).toMatch(UUID);
     }
-    // The bad URL gets the API's error shape too, not Fastify's own.
+    // URLs Fastify refuses before routing get the API's error shape too, not Fastify's own.
+    expect(Object.keys(answers.longParam.json()).sort()).toEqual([
+      'error',
+      'message',
+      'statusCode',
+    ]);
     expect(answers.badUrl.json()).toEqual({
       statusCode: 400,
       error: 'Bad Request',
