@@ -45,6 +45,24 @@ const sample = (lines: string[], series: string) => {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
 
+/** A banner made on `server` from `png` (in a new master app): the answer to the upload. */
+async function uploadBanner(server: TestServer, png: Buffer) {
+  const app = await server.api({
+    method: 'POST',
+    url: '/master-app',
+    token: server.adminToken,
+    payload: { name: `Ops ${png.length}` },
+  });
+  const res = await server.api({
+    method: 'POST',
+    url: `/banner/${app.json<{ result: { id: number } }>().result.id}`,
+    token: server.adminToken,
+    ...(await multipart({}, { file: { name: 'a.png', data: png, type: 'image/png' } })),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ result: { image: string } }>().result;
+}
+
 describe('readiness', () => {
   it('answers 200 ready without a token, and 503 draining from the signal on while liveness stays ok', async () => {
     expect(await ready()).toMatchObject({ status: 200, body: { status: 'ready' } });
@@ -312,21 +330,8 @@ describe('/metrics', () => {
     try {
       await media.app.mediaSweeps.settled();
       expect(fs.existsSync(orphan)).toBe(false);
-      const app = await media.api({
-        method: 'POST',
-        url: '/master-app',
-        token: media.adminToken,
-        payload: { name: 'Metrics' },
-      });
       const png = await images.png(30, 20);
-      const body = await multipart({}, { file: { name: 'a.png', data: png, type: 'image/png' } });
-      const created = await media.api({
-        method: 'POST',
-        url: `/banner/${app.json<{ result: { id: number } }>().result.id}`,
-        token: media.adminToken,
-        ...body,
-      });
-      expect(created.statusCode, created.body).toBe(200);
+      await uploadBanner(media, png);
       const lines = await scrape(media);
       expect(sample(lines, 'media_upload_bytes_total{kind="image"}')).toBe(png.length);
       expect(sample(lines, 'media_sweep_removed_files_total')).toBe(1);
@@ -374,19 +379,7 @@ describe('request ids', () => {
   });
 
   it('is on every answer: not found, refused, a bad URL, a bad body, a media file', async () => {
-    const png = await images.png(20, 20);
-    const app = await s.api({
-      method: 'POST',
-      url: '/master-app',
-      token: s.adminToken,
-      payload: { name: 'Ids' },
-    });
-    const banner = await s.api({
-      method: 'POST',
-      url: `/banner/${app.json<{ result: { id: number } }>().result.id}`,
-      token: s.adminToken,
-      ...(await multipart({}, { file: { name: 'a.png', data: png, type: 'image/png' } })),
-    });
+    const banner = await uploadBanner(s, await images.png(20, 20));
     const answers = {
       unknown: await s.app.inject({ url: '/no/such/thing' }),
       unknownApi: await s.api({ method: 'GET', url: '/no-such-call' }),
@@ -399,7 +392,7 @@ describe('request ids', () => {
         headers: { 'content-type': 'application/json' },
         payload: '{"email":',
       }),
-      media: await s.app.inject({ url: banner.json<{ result: { image: string } }>().result.image }),
+      media: await s.app.inject({ url: banner.image }),
       docs: await s.app.inject({ url: '/api/docs/json' }),
     };
     expect(Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.statusCode]))).toEqual({

@@ -406,15 +406,20 @@ describe('graceful shutdown', () => {
 
 describe('the drain on SIGTERM', () => {
   const admin = { ADMIN_EMAIL: 'drain@test.local', ADMIN_PASSWORD: 'drain-password-1' };
-
-  it('turns readiness 503 at once, serves with Connection: close for DRAIN_SECONDS, then takes no new connections but finishes every request it has', async () => {
+  /** A server logging its phases, and a token of its admin. */
+  async function signedIn(env: Record<string, string>) {
     const server = await startProcess({
       ...(await freshStore()),
       ...admin,
-      DRAIN_SECONDS: '2',
       LOG_LEVEL: 'info',
+      ...env,
     });
     const token = (await login(server, admin.ADMIN_EMAIL, admin.ADMIN_PASSWORD)).body.token!;
+    return { server, token };
+  }
+
+  it('turns readiness 503 at once, serves with Connection: close for DRAIN_SECONDS, then takes no new connections but finishes every request it has', async () => {
+    const { server, token } = await signedIn({ DRAIN_SECONDS: '2' });
     const auth = { authorization: `Bearer ${token}` };
     const created = await fetch(`http://127.0.0.1:${server.port}/api/v1/master-app`, {
       method: 'POST',
@@ -502,13 +507,7 @@ describe('the drain on SIGTERM', () => {
   });
 
   it('cuts a request still under way at SHUTDOWN_TIMEOUT_SECONDS and exits with 1', async () => {
-    const server = await startProcess({
-      ...(await freshStore()),
-      ...admin,
-      SHUTDOWN_TIMEOUT_SECONDS: '1',
-      LOG_LEVEL: 'info',
-    });
-    const token = (await login(server, admin.ADMIN_EMAIL, admin.ADMIN_PASSWORD)).body.token!;
+    const { server, token } = await signedIn({ SHUTDOWN_TIMEOUT_SECONDS: '1' });
     // A stuck upload: the client sends part of it and nothing more.
     const stuck = await partialUpload(server, '/banner/1', token, 2_000_000, 100_000);
     const cut = new Promise<void>((resolve) => stuck.on('close', () => resolve()));
