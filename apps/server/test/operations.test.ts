@@ -7,12 +7,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sql } from 'kysely';
 import S3rver from 's3rver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DB, multipart, startServer, type TestServer } from './harness.ts';
 import { images } from './images.ts';
 
 const TOKEN = 'metrics-token-0123456789';
+const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const s = await startServer({ METRICS_TOKEN: TOKEN, TRUST_PROXY: '10.0.0.0/8' });
 /** Configured as by default: no METRICS_TOKEN, no TRUST_PROXY. */
 const plain = await startServer();
@@ -26,6 +28,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 async function ready(server: TestServer = s) {
   const res = await server.api({ method: 'GET', url: '/health/ready' });
   return { status: res.statusCode, body: res.json<Record<string, unknown>>(), res };
+}
+
+/** Readiness once it answers 200, or its last answer after 10 s of asking. */
+async function readyAgain(server: TestServer = s) {
+  const deadline = Date.now() + 10_000;
+  let last = await ready(server);
+  while (last.status !== 200 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    last = await ready(server);
+  }
+  return last;
 }
 
 /** The metrics text's sample lines (no comments). */
@@ -123,11 +136,14 @@ describe('readiness', () => {
       const name = new URL(
         s.config.database.kind === 'postgres' ? s.config.database.url : '',
       ).pathname.slice(1);
-      const admin = new pg.Client({
-        connectionString: 'postgres://postgres@127.0.0.1:5432/postgres',
-      });
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
       await admin.connect();
+      const signedInCall = async () =>
+        (await s.api({ method: 'GET', url: '/master-app/list', token: s.adminToken })).statusCode;
       try {
+        // Serving signed-in calls: every connection of the instance is open, the one that
+        // listens for revocations included.
+        expect(await signedInCall()).toBe(200);
         await admin.query(`alter database ${name} with allow_connections false`);
         await admin.query(
           'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1',
@@ -138,9 +154,40 @@ describe('readiness', () => {
           body: { status: 'unavailable', failing: ['database'] },
         });
         await admin.query(`alter database ${name} with allow_connections true`);
-        expect(await ready()).toMatchObject({ status: 200, body: { status: 'ready' } });
+        // Back once the pool has let go of its ended connections.
+        expect(await readyAgain()).toMatchObject({ status: 200, body: { status: 'ready' } });
+        expect(await signedInCall()).toBe(200);
       } finally {
         await admin.query(`alter database ${name} with allow_connections true`);
+        await admin.end();
+      }
+    },
+  );
+
+  it.runIf(TEST_DB === 'postgres')(
+    'outlives PostgreSQL ending a connection a transaction holds, and stays ready',
+    async () => {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      try {
+        const failed = await s.ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(
+              trx,
+            );
+            // A restart or failover ends the connection between two statements.
+            await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+            await new Promise((r) => setTimeout(r, 500));
+            await sql`select 1`.execute(trx);
+          })
+          .then(
+            () => undefined,
+            (err: unknown) => err,
+          );
+        expect(failed).toBeInstanceOf(Error);
+        expect(await readyAgain()).toMatchObject({ status: 200, body: { status: 'ready' } });
+      } finally {
         await admin.end();
       }
     },
@@ -170,13 +217,10 @@ describe('readiness', () => {
         body: { status: 'unavailable', failing: ['redis'] },
       });
       await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
-      const deadline = Date.now() + 10_000;
-      let last = await ready(withRedis);
-      while (last.status !== 200 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        last = await ready(withRedis);
-      }
-      expect(last).toMatchObject({ status: 200, body: { status: 'ready' } });
+      expect(await readyAgain(withRedis)).toMatchObject({
+        status: 200,
+        body: { status: 'ready' },
+      });
     } finally {
       await withRedis.close();
       relay.close();
