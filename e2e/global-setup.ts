@@ -187,6 +187,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       SERVE_WEB: 'true',
+      // No load balancer to leave: the teardown's SIGTERM stops it at once.
+      DRAIN_SECONDS: '0',
       ...s3?.env,
     };
     child = spawn(process.execPath, [path.join(REPO, 'apps', 'server', 'src', 'main.ts')], {

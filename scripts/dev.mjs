@@ -59,6 +59,8 @@ start('server', process.execPath, ['--watch', path.join('apps', 'server', 'src',
   PORT: '3000',
   // The Vite dev server serves the web app; a stale build served on :3000 would only confuse.
   SERVE_WEB: process.env.SERVE_WEB ?? 'false',
+  // No load balancer to leave: a restart (--watch) or Ctrl-C stops at once.
+  DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? '0',
 });
 start('web', 'npm', ['run', 'dev', '--workspace', 'apps/web']);
 console.log(

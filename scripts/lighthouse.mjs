@@ -49,6 +49,7 @@ const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    DRAIN_SECONDS: '0',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     WEB_DIST: DIST,

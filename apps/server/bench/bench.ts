@@ -195,6 +195,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         PORT: '0',
         HOST: '127.0.0.1',
         SERVE_WEB: 'false',
+        DRAIN_SECONDS: '0',
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
       },

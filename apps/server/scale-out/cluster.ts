@@ -10,7 +10,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import S3rver from 's3rver';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const NGINX_CONF = path.resolve(SERVER_DIR, '../../deploy/nginx/master-admin.conf');
@@ -179,34 +178,6 @@ export class Nginx {
     }
     fs.rmSync(this.#dir, { recursive: true, force: true });
   }
-}
-
-/** A local S3 server with one bucket, in a temporary folder. */
-export async function startBucket() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-s3-'));
-  const bucket = 'scale-out';
-  const s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
-  const { port } = await s3rver.run();
-  return {
-    env: {
-      MEDIA_STORE: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: bucket,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    },
-    close: async () => {
-      await s3rver.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** A secret every instance shares, as an operator sets one. */

@@ -10,14 +10,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@master-admin/contract';
-import { createPgDatabase } from '../test/harness.ts';
+import { createPgDatabase, startS3 } from '../test/harness.ts';
 import { images } from '../test/images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
-import { Instance, Nginx, findNginx, freePort, sharedSecret, startBucket } from './cluster.ts';
+import { Instance, Nginx, findNginx, freePort, sharedSecret } from './cluster.ts';
 
 const nginxBinary = findNginx();
 if (!nginxBinary && process.env.CI)
@@ -39,7 +39,7 @@ function dataDir(name: string) {
 }
 
 let database: { url: string; drop: () => Promise<void> };
-let bucket: Awaited<ReturnType<typeof startBucket>>;
+let bucket: Awaited<ReturnType<typeof startS3>>;
 let db: DatabaseHandle;
 let nginx: Nginx;
 let instances: [Instance, Instance];
@@ -108,7 +108,7 @@ async function newStaff() {
 describe.runIf(nginxBinary)('two instances behind nginx', () => {
   beforeAll(async () => {
     database = await createPgDatabase();
-    bucket = await startBucket();
+    bucket = await startS3('scale-out');
     const [port1, port2, nginxPort] = [await freePort(), await freePort(), await freePort()];
     const env = (name: string) => ({
       NODE_ENV: 'production',

@@ -17,6 +17,9 @@ import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerLifecycle } from './http/lifecycle.ts';
+import { Metrics, metricsRoutes, registerMetrics } from './http/metrics.ts';
+import { registerRequestId, requestIdOf, trustProxy } from './http/request-id.ts';
 import { mediaOrigins } from './media/store.ts';
 import { documentBody, registerUploads } from './media/uploads.ts';
 import { prepareUploadTemp, startMediaSweeps } from './media/housekeeping.ts';
@@ -43,24 +46,45 @@ import menuRoutes from './features/staff/menus.ts';
 import auditRoutes from './features/audit/routes.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+/** `logStream`: where log lines go instead of stdout (tests read them). */
+export async function buildApp(
+  ctx: AppContext,
+  options: { logStream?: { write(line: string): void } } = {},
+): Promise<FastifyInstance> {
   const { config } = ctx;
+  const trust = trustProxy(config.trustProxy);
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization'] },
-    trustProxy: config.trustProxy,
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization'],
+            stream: options.logStream,
+          },
+    trustProxy: trust,
+    genReqId: requestIdOf(trust),
+    // A URL Fastify cannot route (bad percent-encoding): the one error path, with its request id.
+    frameworkErrors: (err, request, reply) => {
+      void reply.header('x-request-id', request.id);
+      void handleError.call(request.server, err, request, reply);
+    },
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
-    return503OnClosing: true,
+    // A request that reaches a closing server came on a connection it already had: served, not
+    // refused (http/lifecycle.ts).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // One access-log line per request (below) instead of Fastify's two with whole request and
     // response objects: at thousands of requests a second, that halves what logging costs.
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
+  registerRequestId(app);
+  registerLifecycle(app);
+  const metrics = new Metrics(config.metricsToken);
+  registerMetrics(app, metrics, ctx.database);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -115,8 +139,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerUploads(app, {
     limits: fileLimits,
     tmpDir: prepareUploadTemp(config.dataDir, app.log),
+    onReceived: (kind, bytes) => metrics.uploadBytes.inc({ kind }, bytes),
   });
-  const sweeps = startMediaSweeps(ctx.media, { ...config.mediaSweep, log: app.log });
+  // ioredis reconnects by itself; unheard, each failed attempt would print a stack to stderr.
+  ctx.redis?.on('error', (err: unknown) => app.log.warn({ err }, 'Redis connection error'));
+  const sweeps = startMediaSweeps(ctx.media, {
+    ...config.mediaSweep,
+    log: app.log,
+    removals: metrics.sweepRemovals,
+  });
   app.decorate('mediaSweeps', sweeps);
 
   await app.register(rateLimit, {
@@ -144,7 +175,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
           'tab and newline). A path id is digits only, without leading zeros.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
+        },
       },
       security: [{ bearer: [] }],
     },
@@ -193,20 +227,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     { prefix: API_BASE },
   );
 
+  await app.register(metricsRoutes);
   if (config.media.store === 'local') await registerMedia(app, config.media.dir);
   await app.register(videoEmbedRoutes);
   await registerWebApp(app, config.web.serve ? config.web.dist : undefined);
 
-  // Shutting down waits for open connections. One idle at that moment is closed at once, but a
-  // keep-alive connection whose request was still under way would stay open after its answer
-  // (until the keep-alive timeout): answers sent while closing end their connection.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
   app.addHook('onClose', async () => {
     await sweeps.stop();
     await ctx.redis?.quit().catch(() => undefined);

@@ -49,6 +49,13 @@ const env = z.object({
   MEDIA_ORPHAN_MINUTES: positiveInt.max(10_080).default(60),
   MEDIA_SWEEP_MINUTES: positiveInt.max(10_080).default(60),
   EXPORT_CHUNK_ROWS: positiveInt.max(10_000).default(1000),
+  DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent in a header)')
+    .optional(),
 });
 
 export type Config = {
@@ -74,6 +81,10 @@ export type Config = {
   contactRatePerHour: number;
   /** Rows a CSV export reads per statement (Lists.walk). */
   exportChunkRows: number;
+  /** SIGTERM: seconds of serving while readiness answers 503, then seconds to finish requests. */
+  shutdown: { drainSeconds: number; timeoutSeconds: number };
+  /** The bearer token `/metrics` asks for; unset, there is no `/metrics`. */
+  metricsToken: string | undefined;
 };
 
 export type MediaConfig =
@@ -169,5 +180,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       intervalMinutes: e.MEDIA_SWEEP_MINUTES,
     },
     exportChunkRows: e.EXPORT_CHUNK_ROWS,
+    shutdown: { drainSeconds: e.DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -1,12 +1,12 @@
 /**
  * Starts Master Admin: validates the configuration, migrates, creates the first admin if there is
- * none, and serves the API and the web app. SIGTERM and SIGINT let in-flight requests finish, then
- * close the database.
+ * none, and serves the API and the web app. SIGTERM and SIGINT drain it: see http/lifecycle.ts.
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './features/accounts/service.ts';
+import { exitOnSignals } from './http/lifecycle.ts';
 
 async function main() {
   let config;
@@ -23,21 +23,7 @@ async function main() {
   const created = await ensureFirstAdmin(ctx.db, config.admin);
   const app = await buildApp(ctx);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitOnSignals(app, config.shutdown);
 
   const address = await app.listen({ port: config.port, host: config.host });
   // The log's writer retries a full pipe later: let Fastify's "listening" lines out first, so the

@@ -413,6 +413,21 @@ describe('the guard against a route that forgets', () => {
     });
   });
 
+  it('names the request in its 500, as every 5xx does', async () => {
+    const app = Fastify({ logger: false, genReqId: () => 'guard-request-1' });
+    registerAuditGuard(app, true);
+    app.put('/forgets', { config: { access: { kind: 'signedIn' } } }, async () => ({ ok: true }));
+    const res = await app.inject({ method: 'PUT', url: '/forgets' });
+    await app.close();
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'PUT /forgets changed without an audit entry',
+      requestId: 'guard-request-1',
+    });
+  });
+
   it('only logs in production (the change is already committed)', async () => {
     expect((await probe(false)).forgets).toBe(200);
   });

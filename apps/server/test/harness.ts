@@ -142,9 +142,13 @@ export async function createPgDatabase(
 
 /**
  * A fresh server. `env` overrides the configuration; when it names DATA_DIR or DATABASE_URL, that
- * folder or database belongs to the caller: it is used as is and left in place on close.
+ * folder or database belongs to the caller: it is used as is and left in place on close. With
+ * `logLines` (and a LOG_LEVEL in `env`), the server's log lines are added to it, parsed.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { logLines?: Array<Record<string, unknown>> } = {},
+): Promise<TestServer> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ma-test-'));
   const ownsDataDir = env.DATA_DIR === undefined;
   const pgDb =
@@ -174,7 +178,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       password: ADMIN.password,
     });
   }
-  const app = await buildApp(ctx);
+  const { logLines } = options;
+  const app = await buildApp(ctx, {
+    logStream: logLines && { write: (line) => void logLines.push(JSON.parse(line)) },
+  });
   await app.ready();
 
   const api: TestServer['api'] = ({ url, token, headers, ...rest }) =>

@@ -16,11 +16,13 @@ import { images } from './images.ts';
 const s = await startServer();
 afterAll(() => s.close());
 
-const INTERNAL_ERROR = {
+/** A bare 500, naming the request (its X-Request-Id) so an operator can find its log lines. */
+const internalError = (res: { headers: Record<string, unknown> }) => ({
   statusCode: 500,
   error: 'Internal Server Error',
   message: 'Something went wrong on the server',
-};
+  requestId: res.headers['x-request-id'] ?? 'an X-Request-Id header',
+});
 
 /** Signs of internals that must never reach a client. */
 function expectNothingInternal(body: string) {
@@ -136,7 +138,7 @@ describe('error answers', () => {
       ]) {
         const res = await broken.api({ ...request, token: broken.adminToken });
         expect(res.statusCode, request.url).toBe(500);
-        expect(res.json()).toEqual(INTERNAL_ERROR);
+        expect(res.json()).toEqual(internalError(res));
         expectNothingInternal(res.body);
       }
     } finally {
@@ -155,13 +157,14 @@ describe('error answers', () => {
         token: closed.adminToken,
       });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual(INTERNAL_ERROR);
+      expect(res.json()).toEqual(internalError(res));
       const health = await closed.api({ method: 'GET', url: '/health' });
       expect(health.statusCode).toBe(503);
       expect(health.json()).toEqual({
         statusCode: 503,
         error: 'Service Unavailable',
         message: 'The database does not answer',
+        requestId: health.headers['x-request-id'] ?? 'an X-Request-Id header',
       });
       expectNothingInternal(health.body);
     } finally {

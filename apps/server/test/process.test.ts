@@ -1,9 +1,10 @@
 /**
- * The real server process (`node src/main.ts`): first start, restart, graceful shutdown and a bad
- * configuration, as an operator sees them.
+ * The real server process (`node src/main.ts`): first start, restart, graceful shutdown (the drain
+ * on SIGTERM) and a bad configuration, as an operator sees them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,8 @@ function spawnServer(env: Record<string, string>) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SERVE_WEB: 'false',
+      // No drain period unless a test asks for one: stopping is immediate.
+      DRAIN_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -171,6 +174,34 @@ async function partialUpload(
   );
   socket.write(Buffer.concat([head, png.subarray(0, sent)]));
   return socket;
+}
+
+/** A GET on `agent`'s connection (a new one without), as a proxy sends it. */
+function get(
+  server: Running,
+  path: string,
+  headers: Record<string, string> = {},
+  agent?: http.Agent,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port: server.port, path: `/api/v1${path}`, headers, agent },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+/** What came back on a raw socket once the server closed it: status line, headers and body. */
+function responseOn(socket: net.Socket): Promise<string> {
+  let response = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (d: string) => (response += d));
+  return new Promise((resolve) => socket.on('close', () => resolve(response)));
 }
 
 describe('a crash mid-upload', () => {
@@ -373,6 +404,142 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('the drain on SIGTERM', () => {
+  const admin = { ADMIN_EMAIL: 'drain@test.local', ADMIN_PASSWORD: 'drain-password-1' };
+  /** A server logging its phases, and a token of its admin. */
+  async function signedIn(env: Record<string, string>) {
+    const server = await startProcess({
+      ...(await freshStore()),
+      ...admin,
+      LOG_LEVEL: 'info',
+      ...env,
+    });
+    const token = (await login(server, admin.ADMIN_EMAIL, admin.ADMIN_PASSWORD)).body.token!;
+    return { server, token };
+  }
+
+  it('turns readiness 503 at once, serves with Connection: close for DRAIN_SECONDS, then takes no new connections but finishes every request it has', async () => {
+    const { server, token } = await signedIn({ DRAIN_SECONDS: '2' });
+    const auth = { authorization: `Bearer ${token}` };
+    const created = await fetch(`http://127.0.0.1:${server.port}/api/v1/master-app`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Drain' }),
+    });
+    const appId = ((await created.json()) as { result: { id: number } }).result.id;
+    expect((await get(server, '/health/ready')).status).toBe(200);
+
+    // A keep-alive connection the proxy opened before, idle when the signal comes.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await get(server, '/health', {}, agent)).headers.connection).toBe('keep-alive');
+    // An upload under way: headers and half of its file sent.
+    const boundary = 'x-drain-boundary';
+    const png = await images.png(300, 200);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="d.png"\r\n` +
+        `Content-Type: image/png\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const upload = net.connect(server.port, '127.0.0.1');
+    await new Promise((r) => upload.once('connect', r));
+    const uploaded = responseOn(upload);
+    upload.write(
+      `POST /api/v1/banner/${appId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + png.length + tail.length}\r\n\r\n`,
+    );
+    upload.write(Buffer.concat([head, png.subarray(0, png.length / 2)]));
+    // A request whose headers are still coming in when the listener closes.
+    const late = net.connect(server.port, '127.0.0.1');
+    await new Promise((r) => late.once('connect', r));
+    const lateAnswer = responseOn(late);
+    late.write('GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+
+    server.child.kill('SIGTERM');
+    const phase = (msg: string) => logLines(server).some((l) => l.msg.startsWith(msg));
+    await waitFor('the draining log line', () => phase('shutdown: draining'));
+    const signalledAt = Date.now();
+
+    const readiness = await get(server, '/health/ready');
+    expect(readiness.status).toBe(503);
+    expect(JSON.parse(readiness.body)).toMatchObject({ status: 'draining' });
+    expect(readiness.headers.connection).toBe('close');
+    // Everything else is served as before, each answer ending its connection: the idle
+    // keep-alive connection's next request too.
+    const liveness = await get(server, '/health', {}, agent);
+    expect([liveness.status, liveness.headers.connection]).toEqual([200, 'close']);
+    const call = await get(server, '/account/admin-detail', auth);
+    expect([call.status, call.headers.connection]).toEqual([200, 'close']);
+    expect(Date.now() - signalledAt, 'these answers came within the drain period').toBeLessThan(
+      2000,
+    );
+
+    await waitFor('the end of the drain', () => phase('shutdown: no new connections'));
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1900);
+    // (The line comes just before the listener closes, within a turn of the event loop.)
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(get(server, '/health')).rejects.toThrow(/ECONNREFUSED/);
+    expect(server.child.exitCode, 'the requests under way hold the exit').toBeNull();
+
+    // The late request is served, not refused with a 503.
+    late.write('\r\n');
+    const lateResponse = await within(lateAnswer, 5000, 'the late request’s answer');
+    expect(lateResponse).toMatch(/^HTTP\/1\.1 200 /);
+    expect(lateResponse).toMatch(/\r\nconnection: close\r\n/i);
+    // The upload finishes.
+    upload.write(Buffer.concat([png.subarray(png.length / 2), tail]));
+    const uploadResponse = await within(uploaded, 10_000, 'the upload’s answer');
+    expect(uploadResponse).toMatch(/^HTTP\/1\.1 200 /);
+    expect(uploadResponse).toMatch(/\r\nconnection: close\r\n/i);
+    expect(uploadResponse).toMatch(/"image":"\/media\/banners\//);
+
+    expect(await within(server.exited, 10_000, 'the server’s exit')).toBe(0);
+    agent.destroy();
+    const phases = logLines(server)
+      .filter((l) => l.msg.startsWith('shutdown:'))
+      .map((l) => l.msg);
+    expect(phases).toEqual([
+      'shutdown: draining (readiness answers 503, requests are still served)',
+      'shutdown: no new connections; finishing requests under way',
+      'shutdown: done, requests finished and pools closed',
+    ]);
+    expect(server.stderr()).toBe('');
+  });
+
+  it('cuts a request still under way at SHUTDOWN_TIMEOUT_SECONDS and exits with 1', async () => {
+    const { server, token } = await signedIn({ SHUTDOWN_TIMEOUT_SECONDS: '1' });
+    // A stuck upload: the client sends part of it and nothing more.
+    const stuck = await partialUpload(server, '/banner/1', token, 2_000_000, 100_000);
+    const cut = new Promise<void>((resolve) => stuck.on('close', () => resolve()));
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await within(server.exited, 10_000, 'the server’s exit')).toBe(1);
+    // The timeout, then the pools close right after the connection is cut.
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - signalledAt).toBeLessThan(4000);
+    await within(cut, 1000, 'the stuck connection’s end');
+    expect(logLines(server).find((l) => l.msg.includes('at the timeout'))).toMatchObject({
+      level: 50,
+      msg: 'shutdown: requests still under way at the timeout; cutting their connections',
+    });
+  });
+
+  it('ends the drain period at a second signal', async () => {
+    const server = await startProcess({
+      ...(await freshStore()),
+      DRAIN_SECONDS: '60',
+      LOG_LEVEL: 'info',
+    });
+    server.child.kill('SIGTERM');
+    await waitFor('the draining log line', () =>
+      logLines(server).some((l) => l.msg.startsWith('shutdown: draining')),
+    );
+    expect((await get(server, '/health/ready')).status).toBe(503);
+    server.child.kill('SIGTERM');
+    expect(await within(server.exited, 5000, 'the server’s exit after a second SIGTERM')).toBe(0);
+  });
+});
+
 // Each case is a process of its own: they run side by side.
 describe.concurrent('a bad configuration', () => {
   async function failing(env: Record<string, string>) {
@@ -390,6 +557,10 @@ describe.concurrent('a bad configuration', () => {
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'not-an-email' }],
     ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'short' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short-token' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'sixteen or more but spaces' }],
+    ['DRAIN_SECONDS', { DRAIN_SECONDS: '-1' }],
+    ['SHUTDOWN_TIMEOUT_SECONDS', { SHUTDOWN_TIMEOUT_SECONDS: '0' }],
   ] as const)('exits with 1 naming %s, without a stack trace', async ([name, env], { expect }) => {
     const { code, stdout, stderr } = await failing(env);
     expect(code).toBe(1);

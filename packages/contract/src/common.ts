@@ -81,6 +81,10 @@ export const errorResponse = z.object({
   error: z.string(),
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  requestId: z
+    .string()
+    .optional()
+    .meta({ description: 'On a 5xx: the request id (X-Request-Id) its log lines carry' }),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

@@ -3,6 +3,7 @@ export const API_BASE = '/api/v1';
 
 export const PATHS = {
   health: '/health',
+  ready: '/health/ready',
   login: '/auth/admin/login',
   logout: '/auth/admin/logout',
   passReset: '/auth/admin/pass-reset',

@@ -208,6 +208,10 @@ export function openDatabase(
     // An idle client losing its connection (server restart, a dropped database) is already
     // removed by the pool; left unhandled, the pool's 'error' event would crash the process.
     pool.on('error', () => {});
+    // The same for a client a transaction holds between statements: the pool only listens to idle
+    // clients, and unheard the error would crash the process. The next statement fails instead,
+    // and the pool drops the client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return pool;
   };
   const mainPool = newPool(10);

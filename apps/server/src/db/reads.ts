@@ -125,6 +125,13 @@ export class SqliteReadPool implements ReadPool {
     return new Promise((resolve, reject) => thread.send(request, { resolve, reject }));
   }
 
+  /** Reads sent to the threads and not answered yet (waiting or running): the read queue. */
+  get pending(): number {
+    let n = 0;
+    for (const t of this.#threads) n += t.pending.size;
+    return n;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(this.#threads.map((t) => t.worker.terminate()));
@@ -146,6 +153,16 @@ export class PgReadPool implements ReadPool {
       queries.map((q) => this.#pool.query<Record<string, unknown>>(q.sql, [...q.parameters])),
     );
     return results.map((r) => r.rows);
+  }
+
+  /** The pool's connections in use and idle, and the calls waiting for one. */
+  get load(): { inUse: number; idle: number; waiting: number } {
+    const pool = this.#pool;
+    return {
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    };
   }
 
   async close(): Promise<void> {

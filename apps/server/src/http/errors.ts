@@ -91,27 +91,33 @@ export function handleError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const body = failure(err, request, reply);
+  // What an operator needs to find the request's log lines.
+  if (body.statusCode >= 500) body.requestId = request.id;
+  return reply.code(body.statusCode).send(body);
+}
+
+function failure(err: FastifyError, request: FastifyRequest, reply: FastifyReply): ErrorResponse {
   if (err instanceof HttpError) {
     void reply.headers(err.headers);
-    return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.details));
+    return errorBody(err.statusCode, err.message, err.details);
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = validationDetails(err.validation, err.validationContext);
     const message = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-    return reply.code(400).send(errorBody(400, message || MESSAGES.validationFailed, details));
+    return errorBody(400, message || MESSAGES.validationFailed, details);
   }
   const known = err.code ? FASTIFY_STATUS[err.code] : undefined;
-  if (known) return reply.code(known[0]).send(errorBody(known[0], known[1]));
+  if (known) return errorBody(known[0], known[1]);
   if (err instanceof SyntaxError && err.statusCode === 400) {
-    return reply.code(400).send(errorBody(400, 'The request body is malformed'));
+    return errorBody(400, 'The request body is malformed');
   }
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // A client error raised by Fastify or a plugin: its message speaks of the request only.
-    return reply.code(status).send(errorBody(status, err.message));
+    return errorBody(status, err.message);
   }
   request.log.error({ err }, 'request failed');
   const code = status === 503 ? 503 : 500;
-  const message = code === 503 ? MESSAGES.serviceUnavailable : MESSAGES.internalError;
-  return reply.code(code).send(errorBody(code, message));
+  return errorBody(code, code === 503 ? MESSAGES.serviceUnavailable : MESSAGES.internalError);
 }

@@ -111,16 +111,25 @@ declare module 'fastify' {
   }
 }
 
-/** Sweeps now and then every `intervalMinutes`, logging what it removed; stops with `stop()`. */
+/**
+ * Sweeps now and then every `intervalMinutes`, logging what it removed and counting it in
+ * `removals`; stops with `stop()`.
+ */
 export function startMediaSweeps(
   media: MediaService,
-  options: { olderThanMinutes: number; intervalMinutes: number; log: FastifyBaseLogger },
+  options: {
+    olderThanMinutes: number;
+    intervalMinutes: number;
+    log: FastifyBaseLogger;
+    removals: { inc(count: number): void };
+  },
 ) {
   let running: Promise<void> | undefined;
   const run = () => {
     running ??= sweepMedia(media, options.olderThanMinutes * 60_000)
       .then(({ removed, partials }) => {
         if (removed.length > 0 || partials.length > 0) {
+          options.removals.inc(removed.length + partials.length);
           options.log.info({ removed, partials }, 'media sweep: removed files no row names');
         }
       })

@@ -7,6 +7,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -172,6 +173,12 @@ export class S3Store implements MediaStore {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async check(signal: AbortSignal) {
+    await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }), {
+      abortSignal: signal,
+    });
   }
 
   keyOf(url: string) {

@@ -33,6 +33,8 @@ export interface MediaStore {
    * disk) files half-written by a process that stopped (`partial`, removed with `removePartial`).
    */
   list(): AsyncIterable<StoredEntry>;
+  /** Resolves when the store answers (readiness); a local folder has nothing to check. */
+  check?(signal: AbortSignal): Promise<void>;
 }
 
 export type StoredEntry =

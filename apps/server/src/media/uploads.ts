@@ -87,11 +87,16 @@ const MALFORMED = 'The multipart body is malformed or incomplete';
  * before a file byte is read), then each part in turn: fields make the body, file parts stream
  * to temporary files in `tmpDir` (`receive`). A body that breaks off or is malformed is a 400,
  * never a 500; one the client stopped sending is logged as the client's doing.
- * `limits` are the largest file of each kind in bytes.
+ * `limits` are the largest file of each kind in bytes; `onReceived` hears of the bytes each file
+ * part brought (metrics), accepted or not.
  */
 export function registerUploads(
   app: FastifyInstance,
-  options: { limits: Record<UploadKind, number>; tmpDir: string },
+  options: {
+    limits: Record<UploadKind, number>;
+    tmpDir: string;
+    onReceived: (kind: UploadKind, bytes: number) => void;
+  },
 ) {
   const { limits, tmpDir } = options;
   app.decorateRequest('uploads', undefined);
@@ -228,6 +233,8 @@ export function registerUploads(
     } catch (err) {
       part.file.resume();
       throw err;
+    } finally {
+      options.onReceived(kind, upload.size);
     }
     if (part.file.truncated) {
       throw new HttpError(413, `${field}: The file is too large (at most ${megabytes(limit)})`);

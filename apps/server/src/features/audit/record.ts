@@ -12,6 +12,7 @@ import type { Db } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { errorBody } from '../../http/errors.ts';
 
 export type AuditRow = Record<string, unknown>;
 
@@ -241,6 +242,6 @@ export function registerAuditGuard(app: FastifyInstance, strict: boolean) {
     request.log.error(message);
     if (!strict) return payload;
     reply.code(500).header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message });
+    return JSON.stringify({ ...errorBody(500, message), requestId: request.id });
   });
 }

@@ -34,6 +34,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         // A coarse flood guard; failed attempts are throttled separately below.
         rateLimit: { max: 60, timeWindow: '1 minute' },
       },
+      // Counted for /metrics, whichever check refused.
+      onResponse: async (_request, reply) => {
+        if (reply.statusCode === 401) app.metrics.signInFailures.inc();
+        else if (reply.statusCode === 429) app.metrics.signInThrottled.inc();
+      },
       schema: {
         tags: ['auth'],
         summary: 'Signs in with an email (or phone number) and password',
