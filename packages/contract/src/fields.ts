@@ -156,19 +156,22 @@ export function optionalEnum<const T extends readonly [string, ...string[]]>(val
   );
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The first and last day a date may be (API.md, Operations): years 1000 to 9999. */
+export const DATE_MIN = '1000-01-01';
+export const DATE_MAX = '9999-12-31';
+export const DATE_MESSAGE = `Must be a real date written YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}`;
 
-/** True when `value` is a real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-}
+// A real day of a year 1000..9999: each month's length, and 29 February in leap years only (a
+// year ending 04, 08 … 96, or a century divisible by 400). One pattern, so the API document states
+// exactly what is taken; `\d` is an ASCII digit, in JavaScript as in JSON Schema.
+const DATE_PATTERN =
+  /^(?:[1-9]\d{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|(?:[1-9]\d(?:0[48]|[2468][048]|[13579][26])|(?:[13579][26]|[2468][048])00)-02-29)$/;
 
-/** A calendar date YYYY-MM-DD (a real one: no 30 February). */
-export const calendarDate = z.iso.date({ error: 'Must be a real date written YYYY-MM-DD' });
+/** A calendar date YYYY-MM-DD: a real day (no 30 February) from DATE_MIN to DATE_MAX. */
+export const calendarDate = z
+  .string({ error: DATE_MESSAGE })
+  .regex(DATE_PATTERN, { error: DATE_MESSAGE })
+  .meta({ format: 'date' });
 
 /** An optional calendar date; an empty string counts as absent. */
 export const optionalCalendarDate = z.preprocess(blankToUndefined, calendarDate.optional());

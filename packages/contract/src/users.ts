@@ -8,6 +8,7 @@ import { listQuery, listResponse, masterAppRef, mutationResponse } from './commo
 import {
   calendarDate,
   id,
+  optionalCalendarDate,
   optionalEnum,
   optionalId,
   optionalText,
@@ -77,7 +78,7 @@ export const userCreateBody = z.strictObject({
   designation: optionalText(USER_TEXT_MAX),
   adminAssignName: optionalText(USER_TEXT_MAX),
   masterAppId: id,
-  dateLimit: z.preprocess((v) => (blank(v) ? undefined : v), calendarDate.optional()),
+  dateLimit: optionalCalendarDate,
 });
 export type UserCreateBody = z.input<typeof userCreateBody>;
 
