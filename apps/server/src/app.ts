@@ -15,6 +15,7 @@ import { API_BASE, MESSAGES } from '@master-admin/contract';
 import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
+import { documentBlanks } from './http/schemas.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { mediaOrigins } from './media/store.ts';
@@ -152,7 +153,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const { schema, url } = jsonSchemaTransform(input);
       return {
         schema: documentBody(
-          schema,
+          documentBlanks(schema),
           input.route.config?.uploads,
           fileLimits,
           input.route.config?.jsonBody,

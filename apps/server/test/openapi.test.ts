@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { startServer } from './harness.ts';
-import { edges, matches } from './openapi-values.ts';
-import { documentClient, type Request } from './openapi-requests.ts';
+import { edges, isBlankBranch, matches } from './openapi-values.ts';
+import { documentClient, namedFields, type Request } from './openapi-requests.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -74,7 +74,7 @@ describe('what the document refuses is refused, naming the field', () => {
       const json = op.requestBody?.content['application/json'];
       if (json) {
         for (const [name, sub] of Object.entries(json.schema.properties ?? {})) {
-          const branches = [sub, ...(sub.anyOf ?? [])];
+          const branches = [sub, ...(sub.anyOf ?? [])].filter((b) => !isBlankBranch(b));
           const text = branches.find((b) => [b.type].flat().includes('string'));
           // Text, that is: not an enumeration, a date or a file.
           if (!text || text.enum || text.format) continue;
@@ -85,7 +85,9 @@ describe('what the document refuses is refused, naming the field', () => {
         }
       }
       for (const p of op.parameters ?? []) {
-        if (p.in === 'query' && p.schema.type === 'string' && !p.schema.enum && !p.schema.format) {
+        const branches = [p.schema, ...(p.schema.anyOf ?? [])].filter((b) => !isBlankBranch(b));
+        const text = branches.find((b) => b.type === 'string');
+        if (p.in === 'query' && text && !text.enum && !text.format) {
           targets.push({
             field: p.name,
             request: (value) => ({ ...base, query: { [p.name]: value } }),
@@ -140,6 +142,62 @@ describe('what the document refuses is refused, naming the field', () => {
             problems.push(
               `${method} ${path} ${p.name}=${JSON.stringify(bad)}: ${res.statusCode} ${res.body}`,
             );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+});
+
+describe('a blank value (empty, or spaces only) is taken where the document says so, and only there', () => {
+  const BLANKS = ['', ' ', '\t'];
+
+  it('in every query parameter', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'query') continue;
+        for (const blank of BLANKS) {
+          const res = await send(method, path, {
+            ...base,
+            query: { ...base.query, [p.name]: blank },
+          });
+          const taken = !(res.statusCode === 400 && namedFields(res).includes(p.name));
+          if (taken !== matches(p.schema, blank)) {
+            problems.push(
+              `${method} ${path} ?${p.name}=${JSON.stringify(blank)}: ${res.statusCode}, the document ${taken ? 'refuses' : 'allows'} it`,
+            );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('in every body field, in each content type', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+        for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+          if (sub.format === 'binary') continue;
+          // A JSON body may carry the text itself; a form always does.
+          for (const blank of BLANKS) {
+            const body = { ...bodyFor(schema, type), [name]: blank };
+            const res = await send(method, path, { ...base, body, type });
+            // Refused for this field, or for the whole body ("give at least one of …").
+            const taken = res.statusCode !== 400;
+            // A file part is a binary string to the document.
+            const described = Object.fromEntries(
+              Object.entries(body).map(([k, v]) => [k, v instanceof Buffer ? 'bytes' : v]),
+            );
+            if (taken !== matches(schema, described)) {
+              problems.push(
+                `${method} ${path} ${type} ${name}=${JSON.stringify(blank)}: ${res.statusCode} ${res.body.slice(0, 200)}, the document ${taken ? 'refuses' : 'allows'} it`,
+              );
+            }
           }
         }
       }

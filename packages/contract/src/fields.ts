@@ -13,8 +13,26 @@ export const MAX_ID = 2_147_483_647;
 
 const WHOLE_NUMBER = /^\s*[+-]?\d+\s*$/;
 
-function blankToUndefined(value: unknown): unknown {
-  return typeof value === 'string' && value.trim() === '' ? undefined : value;
+const isBlank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+const blankToUndefined = (value: unknown) => (isBlank(value) ? undefined : value);
+
+/**
+ * The mark of a field that takes a blank string (empty, or white space only), with what the blank
+ * means. JSON Schema cannot say "after trimming", so the server's API document turns the mark into
+ * an alternative the field's schema offers (a string matching `^\s*$`).
+ */
+export const BLANK_TAKEN = 'x-blank-taken';
+const ABSENT_WHEN_BLANK = { [BLANK_TAKEN]: 'as if left out' };
+const CLEARED_WHEN_BLANK = { [BLANK_TAKEN]: 'clears the value' };
+
+/** `schema`, optional: a blank string counts as absent. */
+export function blankAsAbsent<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToUndefined, schema.optional()).meta(ABSENT_WHEN_BLANK);
+}
+
+/** `schema`, or null to clear the value: a blank string counts as null. */
+export function blankAsNull<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (isBlank(v) ? null : v), schema.nullable()).meta(CLEARED_WHEN_BLANK);
 }
 
 function toWholeNumber(value: unknown): unknown {
@@ -43,28 +61,32 @@ export function int(min: number, max: number) {
 
 /** An optional whole number; an empty string counts as absent. */
 export function optionalInt(min: number, max: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` })
-      .optional(),
-  );
+  return z
+    .preprocess(
+      toWholeNumber,
+      z
+        .number({ error: 'Must be a whole number' })
+        .int({ error: 'Must be a whole number' })
+        .min(min, { error: `Must be at least ${min}` })
+        .max(max, { error: `Must be at most ${max}` })
+        .optional(),
+    )
+    .meta(ABSENT_WHEN_BLANK);
 }
 
 /** A whole number with a default when absent or empty. */
 export function intWithDefault(min: number, max: number, fallback: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` })
-      .default(fallback),
-  );
+  return z
+    .preprocess(
+      toWholeNumber,
+      z
+        .number({ error: 'Must be a whole number' })
+        .int({ error: 'Must be a whole number' })
+        .min(min, { error: `Must be at least ${min}` })
+        .max(max, { error: `Must be at most ${max}` })
+        .default(fallback),
+    )
+    .meta(ABSENT_WHEN_BLANK);
 }
 
 /** A row id: a positive integer. */
@@ -125,8 +147,9 @@ export function text(max: number, options: TextOptions = {}) {
     .string({ error: 'Required' })
     .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, { error: NO_CONTROL_CHARACTERS })
     .trim();
+  // Something besides white space, said as a pattern so the API document states it.
   return (options.multiline ? schema.overwrite(toNewlines) : schema)
-    .min(1, { error: 'Required' })
+    .regex(/\S/, { error: 'Required' })
     .max(max, { error: `Must be at most ${max} characters` });
 }
 
@@ -139,21 +162,16 @@ export function optionalText(max: number, options: TextOptions = {}) {
   const checked = (options.multiline ? schema.overwrite(toNewlines) : schema).max(max, {
     error: `Must be at most ${max} characters`,
   });
-  return z.preprocess(
-    blankToUndefined,
-    (options.pattern
+  return blankAsAbsent(
+    options.pattern
       ? checked.regex(options.pattern.regex, { error: options.pattern.message })
-      : checked
-    ).optional(),
+      : checked,
   );
 }
 
 /** An enumeration value; an empty string counts as absent when optional. */
 export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess(
-    blankToUndefined,
-    z.enum(values, { error: `Must be one of ${values.join(', ')}` }).optional(),
-  );
+  return blankAsAbsent(z.enum(values, { error: `Must be one of ${values.join(', ')}` }));
 }
 
 /** The first and last day a date may be (API.md, Operations): years 1000 to 9999. */
@@ -174,7 +192,7 @@ export const calendarDate = z
   .meta({ format: 'date' });
 
 /** An optional calendar date; an empty string counts as absent. */
-export const optionalCalendarDate = z.preprocess(blankToUndefined, calendarDate.optional());
+export const optionalCalendarDate = blankAsAbsent(calendarDate);
 
 /** An ISO-8601 timestamp as the server writes it (UTC). */
 export const timestamp = z.string();
