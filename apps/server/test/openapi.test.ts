@@ -112,6 +112,36 @@ describe('what the document refuses is refused, naming the field', () => {
     expect(problems.join('\n')).toBe('');
   });
 
+  it('an empty file, in every file field, as the field’s documented minimum says', async () => {
+    const problems: string[] = [];
+    let fields = 0;
+    for (const { path, method, op } of operations) {
+      const form = op.requestBody?.content['multipart/form-data'];
+      if (!form) continue;
+      for (const [name, sub] of Object.entries(form.schema.properties ?? {})) {
+        if (sub.format !== 'binary') continue;
+        fields += 1;
+        if (matches(sub, ''))
+          problems.push(`${method} ${path} ${name}: documented without a minimum`);
+        const body = { ...bodyFor(form.schema, 'multipart/form-data'), [name]: Buffer.alloc(0) };
+        const res = await send(method, path, {
+          ...baseRequest(op),
+          body,
+          type: 'multipart/form-data',
+        });
+        const details = res.json<{ details?: Array<{ path: string; message: string }> }>().details;
+        if (
+          res.statusCode !== 400 ||
+          !details?.some((d) => d.path === name && d.message === 'The file is empty')
+        ) {
+          problems.push(`${method} ${path} ${name}: ${res.statusCode} ${res.body}`);
+        }
+      }
+    }
+    expect(fields).toBeGreaterThanOrEqual(22);
+    expect(problems.join('\n')).toBe('');
+  });
+
   it('a path id that is not plain digits, on every route with one', async () => {
     const problems: string[] = [];
     for (const { path, method, op } of operations) {
