@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { startServer } from './harness.ts';
 import { edges, isBlankBranch, matches } from './openapi-values.ts';
-import { documentClient, namedFields, type Request } from './openapi-requests.ts';
+import { documentClient, namedFields, type Parameter, type Request } from './openapi-requests.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -174,6 +174,60 @@ describe('what the document refuses is refused, naming the field', () => {
             );
           }
         }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+});
+
+describe('rules between query parameters, as their descriptions state them', () => {
+  const withParameters = (...names: string[]) =>
+    operations.flatMap(({ path, method, op }) => {
+      const found = names.map((n) => op.parameters?.find((p) => p.in === 'query' && p.name === n));
+      return found.every((p) => p !== undefined) ? [{ path, method, op, parameters: found }] : [];
+    });
+
+  it('inDays is not taken with fromDate or toDate: 400 naming both', async () => {
+    const targets = withParameters('inDays', 'fromDate', 'toDate');
+    expect(targets.length).toBeGreaterThanOrEqual(3);
+    const problems: string[] = [];
+    for (const { path, method, op, parameters } of targets) {
+      const [inDays, fromDate, toDate] = parameters as [Parameter, Parameter, Parameter];
+      if (!inDays.description?.includes('Not with fromDate or toDate'))
+        problems.push(`${method} ${path} inDays: ${inDays.description}`);
+      for (const date of [fromDate, toDate]) {
+        if (!date.description?.includes('Not with inDays'))
+          problems.push(`${method} ${path} ${date.name}: ${date.description}`);
+        const base = baseRequest(op);
+        const query = { ...base.query, inDays: 7, [date.name]: '2026-01-15' };
+        const res = await send(method, path, { ...base, query });
+        const named = namedFields(res);
+        if (res.statusCode !== 400 || !named.includes('inDays') || !named.includes(date.name))
+          problems.push(
+            `${method} ${path} inDays with ${date.name}: ${res.statusCode} ${res.body}`,
+          );
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('toDate is not before fromDate: 400 naming toDate', async () => {
+    const targets = withParameters('fromDate', 'toDate');
+    expect(targets.length).toBeGreaterThanOrEqual(5);
+    const problems: string[] = [];
+    for (const { path, method, op, parameters } of targets) {
+      const toDate = parameters[1]!;
+      if (!toDate.description?.includes('not before fromDate'))
+        problems.push(`${method} ${path} toDate: ${toDate.description}`);
+      const base = baseRequest(op);
+      for (const [from, to, refused] of [
+        ['2026-01-16', '2026-01-15', true],
+        ['2026-01-15', '2026-01-15', false],
+      ] as const) {
+        const query = { ...base.query, fromDate: from, toDate: to };
+        const res = await send(method, path, { ...base, query });
+        const named = res.statusCode === 400 && namedFields(res).includes('toDate');
+        if (named !== refused) problems.push(`${method} ${path} ${from}..${to}: ${res.statusCode}`);
       }
     }
     expect(problems.join('\n')).toBe('');

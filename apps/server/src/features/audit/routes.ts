@@ -96,7 +96,8 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Every change a signed-in account made through the API: who, when, from which ' +
           'address, which area and row, and the changed fields old → new (secrets named, ' +
-          'never shown). fromDate and toDate are UTC days, both included.',
+          'never shown). fromDate and toDate are UTC days, both included; toDate must not be ' +
+          'before fromDate (400 naming toDate).',
         querystring: auditListQuery,
         response: answers(auditList),
       },

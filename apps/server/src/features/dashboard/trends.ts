@@ -44,8 +44,9 @@ import {
 const PERIOD =
   'The period is that of `dashboard/getCount`: fromDate/toDate are whole UTC days, both included; ' +
   'inDays is the last N days (counted from now, as the counts are; downloads, recorded per day, ' +
-  'from the whole day the window starts in). With neither, all time. masterAppId narrows to one ' +
-  'app. ';
+  'from the whole day the window starts in). With neither, all time. inDays cannot be combined ' +
+  'with fromDate or toDate (400 naming them), and toDate must not be before fromDate (400 naming ' +
+  'toDate). masterAppId narrows to one app. ';
 
 /**
  * How many of the posters with the most downloads of all time, per poster asked for, a period's
