@@ -142,7 +142,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
           'read as a form sends them, whatever the body type: a number or boolean may come as ' +
           'text ("12", "true"/"false", "1"/"0"), and an empty string for an optional field means ' +
           'the field is absent. Text fields refuse control characters (multi-line fields keep ' +
-          'tab and newline). A path id is digits only, without leading zeros.',
+          'tab and newline). A path id is digits only, without leading zeros. A method a path ' +
+          'does not take answers 405 with `Allow` (OPTIONS included: there is no CORS); an ' +
+          'unknown path, 404.',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
