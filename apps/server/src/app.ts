@@ -16,6 +16,7 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { documentBlanks } from './http/schemas.ts';
+import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { mediaOrigins } from './media/store.ts';
@@ -167,6 +168,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   registerAccessCheck(app, ctx.database, ctx.secret);
+  refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
 
   await app.register(

@@ -15,6 +15,7 @@ export type JsonSchema = {
   format?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   allOf?: JsonSchema[];
   if?: JsonSchema;

@@ -142,6 +142,36 @@ describe('what the document refuses is refused, naming the field', () => {
     expect(problems.join('\n')).toBe('');
   });
 
+  it('a query key the operation does not list, on every operation', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      // With a body the document allows, so that only the query is wrong.
+      const [type, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      const body = type && content ? bodyFor(content.schema, type) : undefined;
+      const query = { ...base.query, extra: '1' };
+      const res = await send(method, path, { ...base, query, body, type });
+      if (res.statusCode !== 400 || !namedFields(res).includes('extra'))
+        problems.push(`${method} ${path}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('a body field the schema does not list, in each content type of every body', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+        if (schema.additionalProperties !== false)
+          problems.push(`${method} ${path} ${type}: the document takes other fields`);
+        const body = { ...bodyFor(schema, type), extra: '1' };
+        const res = await send(method, path, { ...baseRequest(op), body, type });
+        if (res.statusCode !== 400 || !namedFields(res).includes('extra'))
+          problems.push(`${method} ${path} ${type}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
   it('a path id that is not plain digits, on every route with one', async () => {
     const problems: string[] = [];
     for (const { path, method, op } of operations) {
@@ -167,8 +197,10 @@ describe('what the document refuses is refused, naming the field', () => {
             path: { ...baseRequest(op).path, [p.name]: bad },
           });
           const named = (res.json().details ?? []).some((d: { path: string }) => d.path === p.name);
-          // An empty segment routes elsewhere (404); anything else is a 400 naming the parameter.
-          if (!(res.statusCode === 400 && named) && !(bad === '' && res.statusCode === 404)) {
+          // An empty segment routes elsewhere (404, or 405 where other routes take that path);
+          // anything else is a 400 naming the parameter.
+          const elsewhere = res.statusCode === 404 || res.statusCode === 405;
+          if (!(res.statusCode === 400 && named) && !(bad === '' && elsewhere)) {
             problems.push(
               `${method} ${path} ${p.name}=${JSON.stringify(bad)}: ${res.statusCode} ${res.body}`,
             );

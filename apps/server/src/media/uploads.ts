@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
+import { z } from 'zod';
 import { HttpError, invalidField } from '../http/errors.ts';
 import { checkPathAndQuery } from '../http/validation.ts';
 import { sniffImage, type ImageKind } from './images.ts';
@@ -95,6 +96,12 @@ export function registerUploads(
 ) {
   const { limits, tmpDir } = options;
   app.decorateRequest('uploads', undefined);
+  // A route that takes only files takes no other field: one sent is refused, naming it.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.uploads && !route.schema?.body) {
+      route.schema = { ...route.schema, body: z.strictObject({}) };
+    }
+  });
   app.addHook('onClose', async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
 
   const cleanup = async (request: FastifyRequest) => {
