@@ -143,7 +143,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
           'read as a form sends them, whatever the body type: a number or boolean may come as ' +
           'text ("12", "true"/"false", "1"/"0"), and an empty string for an optional field means ' +
           'the field is absent. Text fields refuse control characters (multi-line fields keep ' +
-          'tab and newline). A path id is digits only, without leading zeros. A method a path ' +
+          'tab and newline) and are trimmed (multi-line ones also read CRLF as LF) before their ' +
+          'length is checked. A path id is digits only, without leading zeros. A method a path ' +
           'does not take answers 405 with `Allow` (OPTIONS included: there is no CORS); an ' +
           'unknown path, 404.',
       },
