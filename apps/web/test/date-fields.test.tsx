@@ -56,41 +56,28 @@ async function expectClosed(dropdown: HTMLElement, end: 'previous' | 'next') {
 }
 
 describe('the date pickers', () => {
-  it('of a form offer nothing after 9999-12-31', async () => {
-    render(
-      <ThemeProvider env="test">
-        <DateForm date="9999-12-31" />
-      </ThemeProvider>,
-    );
-    const dropdown = await open('Date');
-    expect(within(dropdown).getByRole('button', { name: '31 December 9999' })).toBeEnabled();
-    await expectClosed(dropdown, 'next');
-  });
+  for (const [date, day, end] of [
+    ['9999-12-31', '31 December 9999', 'next'],
+    ['1000-01-01', '1 January 1000', 'previous'],
+  ] as const) {
+    it(`of a form: at ${date}, nothing further`, async () => {
+      render(
+        <ThemeProvider env="test">
+          <DateForm date={date} />
+        </ThemeProvider>,
+      );
+      const dropdown = await open('Date');
+      expect(within(dropdown).getByRole('button', { name: day })).toBeEnabled();
+      await expectClosed(dropdown, end);
+    });
 
-  it('of a form offer nothing before 1000-01-01', async () => {
-    render(
-      <ThemeProvider env="test">
-        <DateForm date="1000-01-01" />
-      </ThemeProvider>,
-    );
-    const dropdown = await open('Date');
-    expect(within(dropdown).getByRole('button', { name: '1 January 1000' })).toBeEnabled();
-    await expectClosed(dropdown, 'previous');
-  });
-
-  it('of a period offer neither', async () => {
-    const view = render(
-      <ThemeProvider env="test">
-        <RangeField from="1000-01-01" to="1000-01-02" onChange={() => undefined} />
-      </ThemeProvider>,
-    );
-    await expectClosed(await open('Created between'), 'previous');
-    view.unmount();
-    render(
-      <ThemeProvider env="test">
-        <RangeField from="9999-12-30" to="9999-12-31" onChange={() => undefined} />
-      </ThemeProvider>,
-    );
-    await expectClosed(await open('Created between'), 'next');
-  });
+    it(`of a period: at ${date}, nothing further`, async () => {
+      render(
+        <ThemeProvider env="test">
+          <RangeField from={date} to={date} onChange={() => undefined} />
+        </ThemeProvider>,
+      );
+      await expectClosed(await open('Created between'), end);
+    });
+  }
 });

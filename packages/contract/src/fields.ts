@@ -47,45 +47,27 @@ function toBoolean(value: unknown): unknown {
   return v;
 }
 
+const wholeNumber = (min: number, max: number) =>
+  z
+    .number({ error: 'Must be a whole number' })
+    .int({ error: 'Must be a whole number' })
+    .min(min, { error: `Must be at least ${min}` })
+    .max(max, { error: `Must be at most ${max}` });
+
 /** A whole number within [min, max]; numeric strings are accepted. */
 export function int(min: number, max: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` }),
-  );
+  return z.preprocess(toWholeNumber, wholeNumber(min, max));
 }
 
 /** An optional whole number; an empty string counts as absent. */
 export function optionalInt(min: number, max: number) {
-  return z
-    .preprocess(
-      toWholeNumber,
-      z
-        .number({ error: 'Must be a whole number' })
-        .int({ error: 'Must be a whole number' })
-        .min(min, { error: `Must be at least ${min}` })
-        .max(max, { error: `Must be at most ${max}` })
-        .optional(),
-    )
-    .meta(ABSENT_WHEN_BLANK);
+  return z.preprocess(toWholeNumber, wholeNumber(min, max).optional()).meta(ABSENT_WHEN_BLANK);
 }
 
 /** A whole number with a default when absent or empty. */
 export function intWithDefault(min: number, max: number, fallback: number) {
   return z
-    .preprocess(
-      toWholeNumber,
-      z
-        .number({ error: 'Must be a whole number' })
-        .int({ error: 'Must be a whole number' })
-        .min(min, { error: `Must be at least ${min}` })
-        .max(max, { error: `Must be at most ${max}` })
-        .default(fallback),
-    )
+    .preprocess(toWholeNumber, wholeNumber(min, max).default(fallback))
     .meta(ABSENT_WHEN_BLANK);
 }
 
