@@ -15,6 +15,8 @@ import { API_BASE, MESSAGES } from '@master-admin/contract';
 import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { HttpError, handleError } from './http/errors.ts';
+import { documentBlanks } from './http/schemas.ts';
+import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerLifecycle } from './http/lifecycle.ts';
@@ -172,7 +174,10 @@ export async function buildApp(
           'read as a form sends them, whatever the body type: a number or boolean may come as ' +
           'text ("12", "true"/"false", "1"/"0"), and an empty string for an optional field means ' +
           'the field is absent. Text fields refuse control characters (multi-line fields keep ' +
-          'tab and newline). A path id is digits only, without leading zeros.',
+          'tab and newline) and are trimmed (multi-line ones also read CRLF as LF) before their ' +
+          'length is checked. A path id is digits only, without leading zeros. A method a path ' +
+          'does not take answers 405 with `Allow` (OPTIONS included: there is no CORS); an ' +
+          'unknown path, 404.',
       },
       components: {
         securitySchemes: {
@@ -186,7 +191,7 @@ export async function buildApp(
       const { schema, url } = jsonSchemaTransform(input);
       return {
         schema: documentBody(
-          schema,
+          documentBlanks(schema),
           input.route.config?.uploads,
           fileLimits,
           input.route.config?.jsonBody,
@@ -198,6 +203,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   registerAccessCheck(app, ctx.database, ctx.secret);
+  refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
 
   await app.register(

@@ -311,6 +311,35 @@ describe('reading the log', () => {
     expect(backwards.statusCode).toBe(400);
   });
 
+  it('takes the whole date range: 1000-01-01 ..= 9999-12-31 holds every entry', async () => {
+    const total = await auditCount();
+    for (const query of [
+      'fromDate=1000-01-01',
+      'toDate=9999-12-31',
+      'fromDate=1000-01-01&toDate=9999-12-31',
+    ]) {
+      const page = await call('GET', `/audit/list?${query}`);
+      expect(page.statusCode, `${query}: ${page.body}`).toBe(200);
+      expect(page.json().total, query).toBe(total);
+      const file = await call('GET', `/audit/list/export?${query}`);
+      expect(file.statusCode, query).toBe(200);
+      expect(
+        file.body
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .split('\r\n').length,
+        query,
+      ).toBeGreaterThan(1);
+    }
+    for (const query of ['fromDate=0999-12-31', 'toDate=10000-01-01']) {
+      const res = await call('GET', `/audit/list?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().details.map((d: { path: string }) => d.path)).toEqual([
+        query.split('=')[0],
+      ]);
+    }
+  });
+
   it('exports as CSV with the list’s filters, days included (SUPER_ADMIN only)', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const res = await call('GET', `/audit/list/export?area=faqs&fromDate=${today}&toDate=${today}`);

@@ -247,8 +247,12 @@ describe('dashboard input', () => {
       ['inDays=-7', 'inDays'],
       ['inDays=1.5', 'inDays'],
       ['inDays=abc', 'inDays'],
-      ['inDays=7&fromDate=2026-01-01', 'inDays'],
-      ['inDays=7&toDate=2026-01-01', 'inDays'],
+      ['inDays=7&fromDate=2026-01-01', 'inDays,fromDate'],
+      ['inDays=7&toDate=2026-01-01', 'inDays,toDate'],
+      ['inDays=7&fromDate=2026-01-01&toDate=2026-01-02', 'inDays,fromDate,toDate'],
+      ['fromDate=0999-12-31', 'fromDate'],
+      ['toDate=10000-01-01', 'toDate'],
+      ['fromDate=1900-02-29', 'fromDate'],
       ['fromDate=2026-03-02&toDate=2026-03-01', 'toDate'],
       ['masterAppId=x', 'masterAppId'],
       ['masterAppId=0', 'masterAppId'],
@@ -266,8 +270,8 @@ describe('dashboard input', () => {
       expect(
         body.details.map((d: { path: string }) => d.path),
         query,
-      ).toEqual([field]);
-      expect(body.message, query).toContain(field);
+      ).toEqual(field.split(','));
+      for (const name of field.split(',')) expect(body.message, query).toContain(name);
     }
   });
 

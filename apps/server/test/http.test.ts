@@ -32,6 +32,37 @@ function expectNothingInternal(body: string) {
   expect(body).not.toMatch(/SQLITE_|sqlite|postgres|relation "|no such table|master_apps/i);
 }
 
+/** The test server listening on a port of its own (once), for requests over a real socket. */
+let port: Promise<number> | undefined;
+const listening = () =>
+  (port ??= s.app
+    .listen({ port: 0, host: '127.0.0.1' })
+    .then(() => (s.app.server.address() as net.AddressInfo).port));
+
+/** Sends `method target` as is, with no client checking the method or normalising the path. */
+function raw(
+  port: number,
+  method: string,
+  target: string,
+): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+    );
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (data += chunk));
+    socket.on('close', () =>
+      resolve({
+        status: Number(data.slice(9, 12)),
+        headers: data.slice(0, data.indexOf('\r\n\r\n')).toLowerCase(),
+        body: data.slice(data.indexOf('\r\n\r\n') + 4),
+      }),
+    );
+    socket.on('error', reject);
+  });
+}
+
 describe('health and not found', () => {
   it('GET /api/v1/health answers {status:"ok"} without a token', async () => {
     const res = await s.api({ method: 'GET', url: '/health' });
@@ -55,6 +86,93 @@ describe('health and not found', () => {
     const res = await s.app.inject({ url: '/masterApp' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+});
+
+describe('a method the path does not take', () => {
+  const expect405 = (
+    res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
+    allow: string,
+    what: string,
+  ) => {
+    expect(res.statusCode, what).toBe(405);
+    expect(res.headers.allow, what).toBe(allow);
+    expect(res.json(), what).toEqual({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: expect.stringContaining(allow),
+    });
+  };
+
+  it('answers 405 with Allow on every path of the document, listing its methods', async () => {
+    const doc = (await s.app.inject({ url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const problems: string[] = [];
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      const url = template.replace(/\{\w+\}/g, '1');
+      const res = await s.app.inject({ method: 'TRACE', url });
+      const allow = String(res.headers.allow ?? '').split(', ');
+      const documented = Object.keys(operations).map((m) => m.toUpperCase());
+      if (documented.includes('GET')) documented.push('HEAD');
+      if (res.statusCode !== 405 || documented.some((m) => !allow.includes(m))) {
+        problems.push(
+          `TRACE ${url}: ${res.statusCode} allow ${res.headers.allow} (${documented.join(', ')})`,
+        );
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('TRACE, PROPFIND, OPTIONS (no CORS here) and unrouted methods, in any case', async () => {
+    for (const method of ['TRACE', 'trace', 'PROPFIND', 'OPTIONS', 'DELETE', 'PUT', 'POST']) {
+      const res = await s.api({
+        method,
+        url: '/master-app/list',
+        token: s.adminToken,
+      });
+      expect405(res, 'GET, HEAD', method);
+    }
+    expect405(await s.api({ method: 'GET', url: '/master-app' }), 'POST', 'GET master-app');
+    expect405(
+      await s.app.inject({ method: 'TRACE', url: '/api/v1/health?x=1' }),
+      'GET, HEAD',
+      'query',
+    );
+    expect405(
+      await s.app.inject({ method: 'POST', url: '/media/aa/bb.png' }),
+      'GET, HEAD',
+      'media',
+    );
+    expect405(
+      await s.app.inject({ method: 'DELETE', url: '/embed/video/abc' }),
+      'GET, HEAD',
+      'embed',
+    );
+    expect405(await s.app.inject({ method: 'PUT', url: '/api/docs/json' }), 'GET, HEAD', 'docs');
+    // HEAD goes where GET does; an unknown path stays a 404, whatever the method.
+    expect((await s.api({ method: 'HEAD', url: '/health' })).statusCode).toBe(200);
+    for (const method of ['GET', 'TRACE', 'POST'] as const) {
+      const res = await s.api({ method, url: '/no/such/thing' });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.headers.allow).toBeUndefined();
+    }
+  });
+
+  it('over the wire too, where Node’s parser refuses a method it does not know', async () => {
+    const port = await listening();
+    for (const method of ['BREW', 'get', 'Post']) {
+      const res = await raw(port, method, '/api/v1/master-app/list?limit=1');
+      expect(res.status, method).toBe(405);
+      expect(res.headers, method).toContain('\r\nallow: get, head\r\n');
+      expect(JSON.parse(res.body), method).toMatchObject({
+        statusCode: 405,
+        error: 'Method Not Allowed',
+      });
+    }
+    expect((await raw(port, 'TRACE', '/api/v1/health')).status).toBe(405);
+    // On a path no route takes, the parser's own answer stands.
+    expect((await raw(port, 'BREW', '/no/such/thing')).status).toBe(400);
   });
 });
 
@@ -288,9 +406,16 @@ describe('the web app', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
     expect((await web.api({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
-    const post = await web.app.inject({ method: 'POST', url: '/masterApp' });
+    // Another method: a 404 on the API, a 405 on the app's pages and files (GET and HEAD).
+    const post = await web.app.inject({ method: 'POST', url: '/api/v1/unknown' });
     expect(post.statusCode).toBe(404);
     expect(post.headers['content-type']).toMatch(/^application\/json/);
+    for (const url of ['/masterApp', '/assets/app-abc123.js', '/']) {
+      const res = await web.app.inject({ method: 'POST', url });
+      expect(res.statusCode, url).toBe(405);
+      expect(res.headers.allow, url).toBe('GET, HEAD');
+      expect(res.json(), url).toMatchObject({ statusCode: 405, error: 'Method Not Allowed' });
+    }
   });
 
   it('still serves the API documentation', async () => {
@@ -399,28 +524,8 @@ describe('media', () => {
     }
   });
 
-  /** Sends `target` as is, with no client normalising the path on the way. */
-  function rawGet(port: number, target: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () =>
-        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
-      );
-      let data = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (data += chunk));
-      socket.on('end', () =>
-        resolve({
-          status: Number(data.slice(9, 12)),
-          body: data.slice(data.indexOf('\r\n\r\n') + 4),
-        }),
-      );
-      socket.on('error', reject);
-    });
-  }
-
   it('never serves a file outside the media folder', async () => {
-    await s.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = s.app.server.address() as net.AddressInfo;
+    const port = await listening();
     const targets = [
       '/media/../jwt-secret',
       '/media/%2e%2e/jwt-secret',
@@ -435,7 +540,7 @@ describe('media', () => {
       '/media/x/y.png%00',
     ];
     for (const target of targets) {
-      const res = await rawGet(port, target);
+      const res = await raw(port, 'GET', target);
       expect([400, 404], `${target} answered ${res.status}`).toContain(res.status);
       expect(res.body, target).not.toContain(secret);
       expect(res.body, target).not.toContain('root:');

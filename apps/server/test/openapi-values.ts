@@ -15,6 +15,7 @@ export type JsonSchema = {
   format?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   allOf?: JsonSchema[];
   if?: JsonSchema;
@@ -35,7 +36,13 @@ const STRING_CANDIDATES = [
   '2026-01-15',
   '9876543210',
   '1',
+  // Last: for a schema taking nothing else (a blank, which means "absent").
+  '',
 ];
+
+/** The branch the API document adds to a field that takes a blank string (`documentBlanks`). */
+export const isBlankBranch = (schema: JsonSchema) =>
+  schema.type === 'string' && schema.pattern === '^\\s*$';
 
 export function stringFor(schema: JsonSchema, length?: number): string | undefined {
   if (schema.format === 'date') return '2026-01-15';
@@ -154,8 +161,12 @@ export function valid(schema: JsonSchema, given: Record<string, unknown> = {}): 
   return undefined;
 }
 
-/** Values at the schema's edges, each with a label: every enum value, bounds, longest strings. */
+/**
+ * Values at the schema's edges, each with a label: every enum value, bounds, longest strings, the
+ * edges of each alternative.
+ */
 export function edges(schema: JsonSchema): Array<[string, unknown]> {
+  if (schema.anyOf) return schema.anyOf.flatMap(edges);
   const out: Array<[string, unknown]> = [];
   const type = [schema.type ?? ''].flat().find((t) => t !== 'null');
   if (schema.enum) for (const v of schema.enum) out.push([`enum ${String(v)}`, v]);

@@ -7,127 +7,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
-import { ADMIN, startServer } from './harness.ts';
-import { images } from './images.ts';
-import { videos } from '../src/seed/video-files.ts';
-import { edges, matches, valid, type JsonSchema } from './openapi-values.ts';
+import { startServer } from './harness.ts';
+import { edges, isBlankBranch, matches } from './openapi-values.ts';
+import { documentClient, namedFields, type Parameter, type Request } from './openapi-requests.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
 
-type Operation = {
-  parameters?: Array<{
-    name: string;
-    in: 'path' | 'query';
-    required?: boolean;
-    schema: JsonSchema;
-  }>;
-  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
-  security?: unknown[];
-};
-const doc = (await s.app.inject({ url: '/api/docs/json' })).json<{
-  paths: Record<string, Record<string, Operation>>;
-}>();
-const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
-  Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-);
-
-let adminId: number;
-let png: Buffer;
-const mp4 = videos.mp4();
-/** A file of the kind the field's description says it takes. */
-const fileFor = (field: JsonSchema & { description?: string }) =>
-  field.description?.startsWith('A video') ? mp4 : png;
+const { operations, send, baseRequest, bodyFor, fileFor } = await documentClient(s);
 beforeAll(async () => {
-  adminId = (
-    await s.ctx.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
-  png = await images.png();
   // Rows for the ids the requests name (1), so most calls reach their handler's success.
   for (const name of ['Doc App', 'Doc App 2']) {
     await s.api({ method: 'POST', url: '/master-app', token: s.adminToken, payload: { name } });
   }
 });
-
-let address = 0;
-type Request = {
-  path: Record<string, string>;
-  query: Record<string, unknown>;
-  body?: unknown;
-  type?: string;
-};
-
-async function send(method: string, template: string, request: Request) {
-  const url = template.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(request.path[name] ?? ''),
-  );
-  const query = new URLSearchParams(
-    Object.entries(request.query).map(([k, v]): [string, string] => [k, `${v as string}`]),
-  );
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${await s.tokenFor(adminId)}`,
-  };
-  let payload: string | Buffer | undefined;
-  if (request.body !== undefined) {
-    const body = request.body as Record<string, unknown>;
-    if (request.type === 'application/x-www-form-urlencoded') {
-      headers['content-type'] = request.type;
-      payload = new URLSearchParams(
-        Object.entries(body).map(([k, v]): [string, string] => [
-          k,
-          v === null ? '' : `${v as string}`,
-        ]),
-      ).toString();
-    } else if (request.type === 'multipart/form-data') {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(body)) {
-        if (v instanceof Buffer)
-          form.append(k, new Blob([new Uint8Array(v)], { type: 'image/png' }), 'a.png');
-        else form.append(k, v === null ? '' : `${v as string}`);
-      }
-      const encoded = new Response(form);
-      headers['content-type'] = encoded.headers.get('content-type')!;
-      payload = Buffer.from(await encoded.arrayBuffer());
-    } else {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
-    }
-  }
-  address += 1;
-  return s.app.inject({
-    method: method as 'GET',
-    url: `${url}${query.size > 0 ? `?${query.toString()}` : ''}`,
-    headers,
-    payload,
-    // Rate limits count per address; each request comes from its own.
-    remoteAddress: `10.9.${Math.floor(address / 250) % 250}.${(address % 250) + 1}`,
-  });
-}
-
-function baseRequest(op: Operation): Request {
-  const path: Record<string, string> = {};
-  const query: Record<string, unknown> = {};
-  for (const p of op.parameters ?? []) {
-    if (p.in === 'path') path[p.name] = String(valid(p.schema));
-    else if (p.required) query[p.name] = valid(p.schema);
-  }
-  return { path, query };
-}
-
-/** A body for `type`, with a real image in each binary field the schema requires. */
-function bodyFor(schema: JsonSchema, type: string, fields?: Record<string, unknown>) {
-  const body = valid(schema, fields) as Record<string, unknown>;
-  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-    if (sub.format === 'binary' && (schema.required ?? []).includes(key)) body[key] = fileFor(sub);
-  }
-  return type === 'multipart/form-data'
-    ? body
-    : Object.fromEntries(Object.entries(body).filter(([, v]) => !(v instanceof Buffer)));
-}
 
 const refused = (status: number) =>
   status === 400 || status === 413 || status === 415 || status >= 500;
@@ -181,7 +74,7 @@ describe('what the document refuses is refused, naming the field', () => {
       const json = op.requestBody?.content['application/json'];
       if (json) {
         for (const [name, sub] of Object.entries(json.schema.properties ?? {})) {
-          const branches = [sub, ...(sub.anyOf ?? [])];
+          const branches = [sub, ...(sub.anyOf ?? [])].filter((b) => !isBlankBranch(b));
           const text = branches.find((b) => [b.type].flat().includes('string'));
           // Text, that is: not an enumeration, a date or a file.
           if (!text || text.enum || text.format) continue;
@@ -192,7 +85,9 @@ describe('what the document refuses is refused, naming the field', () => {
         }
       }
       for (const p of op.parameters ?? []) {
-        if (p.in === 'query' && p.schema.type === 'string' && !p.schema.enum && !p.schema.format) {
+        const branches = [p.schema, ...(p.schema.anyOf ?? [])].filter((b) => !isBlankBranch(b));
+        const text = branches.find((b) => b.type === 'string');
+        if (p.in === 'query' && text && !text.enum && !text.format) {
           targets.push({
             field: p.name,
             request: (value) => ({ ...base, query: { [p.name]: value } }),
@@ -212,6 +107,66 @@ describe('what the document refuses is refused, naming the field', () => {
             );
           }
         }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('an empty file, in every file field, as the field’s documented minimum says', async () => {
+    const problems: string[] = [];
+    let fields = 0;
+    for (const { path, method, op } of operations) {
+      const form = op.requestBody?.content['multipart/form-data'];
+      if (!form) continue;
+      for (const [name, sub] of Object.entries(form.schema.properties ?? {})) {
+        if (sub.format !== 'binary') continue;
+        fields += 1;
+        if (matches(sub, ''))
+          problems.push(`${method} ${path} ${name}: documented without a minimum`);
+        const body = { ...bodyFor(form.schema, 'multipart/form-data'), [name]: Buffer.alloc(0) };
+        const res = await send(method, path, {
+          ...baseRequest(op),
+          body,
+          type: 'multipart/form-data',
+        });
+        const details = res.json<{ details?: Array<{ path: string; message: string }> }>().details;
+        if (
+          res.statusCode !== 400 ||
+          !details?.some((d) => d.path === name && d.message === 'The file is empty')
+        ) {
+          problems.push(`${method} ${path} ${name}: ${res.statusCode} ${res.body}`);
+        }
+      }
+    }
+    expect(fields).toBeGreaterThanOrEqual(22);
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('a query key the operation does not list, on every operation', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      // With a body the document allows, so that only the query is wrong.
+      const [type, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      const body = type && content ? bodyFor(content.schema, type) : undefined;
+      const query = { ...base.query, extra: '1' };
+      const res = await send(method, path, { ...base, query, body, type });
+      if (res.statusCode !== 400 || !namedFields(res).includes('extra'))
+        problems.push(`${method} ${path}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('a body field the schema does not list, in each content type of every body', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+        if (schema.additionalProperties !== false)
+          problems.push(`${method} ${path} ${type}: the document takes other fields`);
+        const body = { ...bodyFor(schema, type), extra: '1' };
+        const res = await send(method, path, { ...baseRequest(op), body, type });
+        if (res.statusCode !== 400 || !namedFields(res).includes('extra'))
+          problems.push(`${method} ${path} ${type}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
     }
     expect(problems.join('\n')).toBe('');
@@ -242,11 +197,123 @@ describe('what the document refuses is refused, naming the field', () => {
             path: { ...baseRequest(op).path, [p.name]: bad },
           });
           const named = (res.json().details ?? []).some((d: { path: string }) => d.path === p.name);
-          // An empty segment routes elsewhere (404); anything else is a 400 naming the parameter.
-          if (!(res.statusCode === 400 && named) && !(bad === '' && res.statusCode === 404)) {
+          // An empty segment routes elsewhere (404, or 405 where other routes take that path);
+          // anything else is a 400 naming the parameter.
+          const elsewhere = res.statusCode === 404 || res.statusCode === 405;
+          if (!(res.statusCode === 400 && named) && !(bad === '' && elsewhere)) {
             problems.push(
               `${method} ${path} ${p.name}=${JSON.stringify(bad)}: ${res.statusCode} ${res.body}`,
             );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+});
+
+describe('rules between query parameters, as their descriptions state them', () => {
+  const withParameters = (...names: string[]) =>
+    operations.flatMap(({ path, method, op }) => {
+      const found = names.map((n) => op.parameters?.find((p) => p.in === 'query' && p.name === n));
+      return found.every((p) => p !== undefined) ? [{ path, method, op, parameters: found }] : [];
+    });
+
+  it('inDays is not taken with fromDate or toDate: 400 naming both', async () => {
+    const targets = withParameters('inDays', 'fromDate', 'toDate');
+    expect(targets.length).toBeGreaterThanOrEqual(3);
+    const problems: string[] = [];
+    for (const { path, method, op, parameters } of targets) {
+      const [inDays, fromDate, toDate] = parameters as [Parameter, Parameter, Parameter];
+      if (!inDays.description?.includes('Not with fromDate or toDate'))
+        problems.push(`${method} ${path} inDays: ${inDays.description}`);
+      for (const date of [fromDate, toDate]) {
+        if (!date.description?.includes('Not with inDays'))
+          problems.push(`${method} ${path} ${date.name}: ${date.description}`);
+        const base = baseRequest(op);
+        const query = { ...base.query, inDays: 7, [date.name]: '2026-01-15' };
+        const res = await send(method, path, { ...base, query });
+        const named = namedFields(res);
+        if (res.statusCode !== 400 || !named.includes('inDays') || !named.includes(date.name))
+          problems.push(
+            `${method} ${path} inDays with ${date.name}: ${res.statusCode} ${res.body}`,
+          );
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('toDate is not before fromDate: 400 naming toDate', async () => {
+    const targets = withParameters('fromDate', 'toDate');
+    expect(targets.length).toBeGreaterThanOrEqual(5);
+    const problems: string[] = [];
+    for (const { path, method, op, parameters } of targets) {
+      const toDate = parameters[1]!;
+      if (!toDate.description?.includes('not before fromDate'))
+        problems.push(`${method} ${path} toDate: ${toDate.description}`);
+      const base = baseRequest(op);
+      for (const [from, to, refused] of [
+        ['2026-01-16', '2026-01-15', true],
+        ['2026-01-15', '2026-01-15', false],
+      ] as const) {
+        const query = { ...base.query, fromDate: from, toDate: to };
+        const res = await send(method, path, { ...base, query });
+        const named = res.statusCode === 400 && namedFields(res).includes('toDate');
+        if (named !== refused) problems.push(`${method} ${path} ${from}..${to}: ${res.statusCode}`);
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+});
+
+describe('a blank value (empty, or spaces only) is taken where the document says so, and only there', () => {
+  const BLANKS = ['', ' ', '\t'];
+
+  it('in every query parameter', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'query') continue;
+        for (const blank of BLANKS) {
+          const res = await send(method, path, {
+            ...base,
+            query: { ...base.query, [p.name]: blank },
+          });
+          const taken = !(res.statusCode === 400 && namedFields(res).includes(p.name));
+          if (taken !== matches(p.schema, blank)) {
+            problems.push(
+              `${method} ${path} ?${p.name}=${JSON.stringify(blank)}: ${res.statusCode}, the document ${taken ? 'refuses' : 'allows'} it`,
+            );
+          }
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('in every body field, in each content type', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations) {
+      const base = baseRequest(op);
+      for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+        for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+          if (sub.format === 'binary') continue;
+          // A JSON body may carry the text itself; a form always does.
+          for (const blank of BLANKS) {
+            const body = { ...bodyFor(schema, type), [name]: blank };
+            const res = await send(method, path, { ...base, body, type });
+            // Refused for this field, or for the whole body ("give at least one of …").
+            const taken = res.statusCode !== 400;
+            // A file part is a binary string to the document.
+            const described = Object.fromEntries(
+              Object.entries(body).map(([k, v]) => [k, v instanceof Buffer ? 'bytes' : v]),
+            );
+            if (taken !== matches(schema, described)) {
+              problems.push(
+                `${method} ${path} ${type} ${name}=${JSON.stringify(blank)}: ${res.statusCode} ${res.body.slice(0, 200)}, the document ${taken ? 'refuses' : 'allows'} it`,
+              );
+            }
           }
         }
       }

@@ -204,8 +204,10 @@ describe('update', () => {
       payload: { title: 'x' },
     });
     expect(create.statusCode).toBe(404);
+    // A page's path takes reading and editing only.
     const del = await s.api({ method: 'DELETE', url: `/pages/${page.id}`, token: s.adminToken });
-    expect(del.statusCode).toBe(404);
+    expect(del.statusCode).toBe(405);
+    expect(del.headers.allow).toBe('GET, HEAD, PATCH');
     expect((await detail(page.id)).statusCode).toBe(200);
   });
 });

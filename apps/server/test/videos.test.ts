@@ -702,9 +702,13 @@ describe('the API document', () => {
     expect(Object.keys(content)).toEqual(['multipart/form-data']);
     const schema = content['multipart/form-data'].schema;
     expect(schema.required).toEqual(expect.arrayContaining(['file', 'masterAppId', 'position']));
-    expect(schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(schema.properties.file).toMatchObject({
+      type: 'string',
+      format: 'binary',
+      minLength: 1,
+    });
     expect(schema.properties.file.description).toBe(
-      'A video: MP4, WebM or QuickTime, checked by content, at most 0.2 MB',
+      'A video: MP4, WebM or QuickTime, checked by content; not empty, at most 0.2 MB',
     );
     expect(doc.paths['/embed/video/{videoId}']).toBeUndefined();
   });

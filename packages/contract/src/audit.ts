@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BuiltInMenuName } from './enums.ts';
-import { listQuery } from './common.ts';
-import { optionalCalendarDate, optionalEnum, optionalId, timestamp } from './fields.ts';
+import { checkDateRange, dateRange, listQuery } from './common.ts';
+import { optionalEnum, optionalId, timestamp } from './fields.ts';
 
 /**
  * The areas an audit entry names, each with the menu whose VIEW right lets an account read the
@@ -73,16 +73,10 @@ export const auditListFilters = listQuery.omit({ keyword: true }).extend({
   accountId: optionalId,
   area: optionalEnum(AUDIT_AREAS),
   rowId: optionalId,
-  fromDate: optionalCalendarDate,
-  toDate: optionalCalendarDate,
+  ...dateRange,
 });
 
-export const AUDIT_DATES_REVERSED = 'Must not be before fromDate';
-export const auditListQuery = auditListFilters.superRefine((q, ctx) => {
-  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
-    ctx.addIssue({ code: 'custom', path: ['toDate'], message: AUDIT_DATES_REVERSED });
-  }
-});
+export const auditListQuery = auditListFilters.superRefine(checkDateRange);
 export type AuditListQuery = z.input<typeof auditListQuery>;
 
 /** A row's history: its entries, newest first. */

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
 import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
 import {
+  blankAsAbsent,
+  blankAsNull,
   bool,
   calendarDate,
   optionalCalendarDate,
@@ -25,15 +27,13 @@ export const richText = plainText(RICH_TEXT_MAX_LENGTH, { multiline: true });
 /** A blog's rich text: required, and it must show something once sanitised (checked by the server). */
 const blogDesc = richText.regex(/\S/, { error: 'Required' });
 
-const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
-
 /** An optional boolean with a default; "true"/"false", "1"/"0" accepted, empty means absent. */
-const optionalBool = z.preprocess((v) => (blank(v) ? undefined : v), bool.optional());
+const optionalBool = blankAsAbsent(bool);
 
 /** A date to set: YYYY-MM-DD, or an empty string or null to clear it. */
-const dateOrNone = z
-  .preprocess((v) => (blank(v) ? null : v), calendarDate.nullable())
-  .meta({ description: 'YYYY-MM-DD; an empty string or null clears the date' });
+const dateOrNone = blankAsNull(calendarDate).meta({
+  description: 'YYYY-MM-DD; an empty string or null clears the date',
+});
 
 export const blog = z.object({
   id: z.number().int(),
@@ -74,7 +74,7 @@ export const blogUpdateBody = z
     title: optionalText(200),
     author: optionalText(100),
     shortDesc: optionalText(500, { multiline: true }),
-    desc: z.preprocess((v) => (blank(v) ? undefined : v), blogDesc.optional()),
+    desc: blankAsAbsent(blogDesc),
     date: dateOrNone.optional(),
   })
   .superRefine((body, ctx) => atLeastOne(body, BLOG_UPDATE_FIELDS, ctx), onceFieldsValid)

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { STATUSES } from './enums.ts';
-import { intWithDefault, optionalEnum, optionalText, pathId } from './fields.ts';
+import {
+  intWithDefault,
+  optionalCalendarDate,
+  optionalEnum,
+  optionalText,
+  pathId,
+} from './fields.ts';
 
 /** Largest page a list answers (API.md, Conventions). */
 export const MAX_LIMIT = 100;
@@ -36,6 +42,26 @@ export function sortParam<const T extends readonly [string, ...string[]]>(fields
 export const OPTIONS_LIMIT = 100;
 export const optionsQuery = z.strictObject({ keyword: optionalText(100) });
 export type OptionsQuery = z.input<typeof optionsQuery>;
+
+/**
+ * A period of whole UTC days, `fromDate` to `toDate`, both included; either may be left out.
+ * `checkDateRange` refuses a toDate before fromDate, naming toDate.
+ */
+export const DATES_REVERSED = 'Must not be before fromDate';
+export const dateRange = {
+  fromDate: optionalCalendarDate.meta({ description: 'The first day (UTC), included.' }),
+  toDate: optionalCalendarDate.meta({
+    description: 'The last day (UTC), included; not before fromDate (400 naming toDate).',
+  }),
+};
+export function checkDateRange(
+  q: { fromDate?: string | undefined; toDate?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
+    ctx.addIssue({ code: 'custom', path: ['toDate'], message: DATES_REVERSED });
+  }
+}
 
 /** `{ result, total }`: one page of rows and the count of every row matching the filters. */
 export function listResponse<T extends z.ZodType>(row: T) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { masterAppRef } from './common.ts';
+import { checkDateRange, dateRange, masterAppRef } from './common.ts';
 import {
   calendarDate,
   intWithDefault,
@@ -10,28 +10,39 @@ import {
 } from './fields.ts';
 import { specialDayPosters } from './special-days.ts';
 
-/** The dashboard's period: fromDate/toDate (whole UTC days) or the last `inDays` days. */
+/**
+ * The dashboard's period: fromDate/toDate (whole UTC days) or the last `inDays` days, never both.
+ * The parameters' descriptions say so, as OpenAPI cannot.
+ */
 const period = {
-  fromDate: optionalCalendarDate,
-  toDate: optionalCalendarDate,
-  inDays: optionalInt(1, 3650),
+  fromDate: dateRange.fromDate.meta({
+    description: 'The first day (UTC), included. Not with inDays (400 naming both).',
+  }),
+  toDate: dateRange.toDate.meta({
+    description:
+      'The last day (UTC), included; not before fromDate (400 naming toDate). Not with inDays ' +
+      '(400 naming both).',
+  }),
+  inDays: optionalInt(1, 3650).meta({
+    description:
+      'The last N days, counted from now. Not with fromDate or toDate (400 naming both).',
+  }),
   masterAppId: optionalId,
 };
+
+export const PERIOD_EXCLUSIVE = 'Use either inDays or fromDate/toDate, not both';
 
 function checkPeriod(
   q: { fromDate?: string; toDate?: string; inDays?: number },
   ctx: z.RefinementCtx,
 ) {
-  if (q.inDays !== undefined && (q.fromDate !== undefined || q.toDate !== undefined)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['inDays'],
-      message: 'Use either inDays or fromDate/toDate, not both',
-    });
+  const dates = (['fromDate', 'toDate'] as const).filter((field) => q[field] !== undefined);
+  if (q.inDays !== undefined && dates.length > 0) {
+    for (const field of ['inDays', ...dates]) {
+      ctx.addIssue({ code: 'custom', path: [field], message: PERIOD_EXCLUSIVE });
+    }
   }
-  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) {
-    ctx.addIssue({ code: 'custom', path: ['toDate'], message: 'Must not be before fromDate' });
-  }
+  checkDateRange(q, ctx);
 }
 
 export const dashboardQuery = z.strictObject(period).superRefine(checkPeriod);
@@ -98,7 +109,9 @@ export const dashboardTop = z.object({
 export type DashboardTop = z.infer<typeof dashboardTop>;
 
 export const dashboardSpecialDaysQuery = z.strictObject({
-  fromDate: optionalCalendarDate,
+  fromDate: optionalCalendarDate.meta({
+    description: 'The day to look from (UTC); default today.',
+  }),
   masterAppId: optionalId,
   limit: intWithDefault(1, 50, 6),
 });

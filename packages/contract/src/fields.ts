@@ -13,8 +13,26 @@ export const MAX_ID = 2_147_483_647;
 
 const WHOLE_NUMBER = /^\s*[+-]?\d+\s*$/;
 
-function blankToUndefined(value: unknown): unknown {
-  return typeof value === 'string' && value.trim() === '' ? undefined : value;
+const isBlank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+const blankToUndefined = (value: unknown) => (isBlank(value) ? undefined : value);
+
+/**
+ * The mark of a field that takes a blank string (empty, or white space only), with what the blank
+ * means. JSON Schema cannot say "after trimming", so the server's API document turns the mark into
+ * an alternative the field's schema offers (a string matching `^\s*$`).
+ */
+export const BLANK_TAKEN = 'x-blank-taken';
+const ABSENT_WHEN_BLANK = { [BLANK_TAKEN]: 'as if left out' };
+const CLEARED_WHEN_BLANK = { [BLANK_TAKEN]: 'clears the value' };
+
+/** `schema`, optional: a blank string counts as absent. */
+export function blankAsAbsent<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToUndefined, schema.optional()).meta(ABSENT_WHEN_BLANK);
+}
+
+/** `schema`, or null to clear the value: a blank string counts as null. */
+export function blankAsNull<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (isBlank(v) ? null : v), schema.nullable()).meta(CLEARED_WHEN_BLANK);
 }
 
 function toWholeNumber(value: unknown): unknown {
@@ -29,42 +47,28 @@ function toBoolean(value: unknown): unknown {
   return v;
 }
 
+const wholeNumber = (min: number, max: number) =>
+  z
+    .number({ error: 'Must be a whole number' })
+    .int({ error: 'Must be a whole number' })
+    .min(min, { error: `Must be at least ${min}` })
+    .max(max, { error: `Must be at most ${max}` });
+
 /** A whole number within [min, max]; numeric strings are accepted. */
 export function int(min: number, max: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` }),
-  );
+  return z.preprocess(toWholeNumber, wholeNumber(min, max));
 }
 
 /** An optional whole number; an empty string counts as absent. */
 export function optionalInt(min: number, max: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` })
-      .optional(),
-  );
+  return z.preprocess(toWholeNumber, wholeNumber(min, max).optional()).meta(ABSENT_WHEN_BLANK);
 }
 
 /** A whole number with a default when absent or empty. */
 export function intWithDefault(min: number, max: number, fallback: number) {
-  return z.preprocess(
-    toWholeNumber,
-    z
-      .number({ error: 'Must be a whole number' })
-      .int({ error: 'Must be a whole number' })
-      .min(min, { error: `Must be at least ${min}` })
-      .max(max, { error: `Must be at most ${max}` })
-      .default(fallback),
-  );
+  return z
+    .preprocess(toWholeNumber, wholeNumber(min, max).default(fallback))
+    .meta(ABSENT_WHEN_BLANK);
 }
 
 /** A row id: a positive integer. */
@@ -125,8 +129,9 @@ export function text(max: number, options: TextOptions = {}) {
     .string({ error: 'Required' })
     .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, { error: NO_CONTROL_CHARACTERS })
     .trim();
+  // Something besides white space, said as a pattern so the API document states it.
   return (options.multiline ? schema.overwrite(toNewlines) : schema)
-    .min(1, { error: 'Required' })
+    .regex(/\S/, { error: 'Required' })
     .max(max, { error: `Must be at most ${max} characters` });
 }
 
@@ -139,39 +144,37 @@ export function optionalText(max: number, options: TextOptions = {}) {
   const checked = (options.multiline ? schema.overwrite(toNewlines) : schema).max(max, {
     error: `Must be at most ${max} characters`,
   });
-  return z.preprocess(
-    blankToUndefined,
-    (options.pattern
+  return blankAsAbsent(
+    options.pattern
       ? checked.regex(options.pattern.regex, { error: options.pattern.message })
-      : checked
-    ).optional(),
+      : checked,
   );
 }
 
 /** An enumeration value; an empty string counts as absent when optional. */
 export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess(
-    blankToUndefined,
-    z.enum(values, { error: `Must be one of ${values.join(', ')}` }).optional(),
-  );
+  return blankAsAbsent(z.enum(values, { error: `Must be one of ${values.join(', ')}` }));
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The first and last day a date may be (API.md, Operations): years 1000 to 9999. */
+export const DATE_MIN = '1000-01-01';
+export const DATE_MAX = '9999-12-31';
+export const DATE_MESSAGE = `Must be a real date written YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}`;
 
-/** True when `value` is a real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-}
+// A real day of a year 1000..9999: each month's length, and 29 February in leap years only (a
+// year ending 04, 08 … 96, or a century divisible by 400). One pattern, so the API document states
+// exactly what is taken; `\d` is an ASCII digit, in JavaScript as in JSON Schema.
+const DATE_PATTERN =
+  /^(?:[1-9]\d{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|(?:[1-9]\d(?:0[48]|[2468][048]|[13579][26])|(?:[13579][26]|[2468][048])00)-02-29)$/;
 
-/** A calendar date YYYY-MM-DD (a real one: no 30 February). */
-export const calendarDate = z.iso.date({ error: 'Must be a real date written YYYY-MM-DD' });
+/** A calendar date YYYY-MM-DD: a real day (no 30 February) from DATE_MIN to DATE_MAX. */
+export const calendarDate = z
+  .string({ error: DATE_MESSAGE })
+  .regex(DATE_PATTERN, { error: DATE_MESSAGE })
+  .meta({ format: 'date' });
 
 /** An optional calendar date; an empty string counts as absent. */
-export const optionalCalendarDate = z.preprocess(blankToUndefined, calendarDate.optional());
+export const optionalCalendarDate = blankAsAbsent(calendarDate);
 
 /** An ISO-8601 timestamp as the server writes it (UTC). */
 export const timestamp = z.string();

@@ -3,6 +3,7 @@ import { SIDES, STATUSES, Side, Status } from './enums.ts';
 import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import {
   calendarDate,
+  DATE_MESSAGE,
   id,
   int,
   optionalCalendarDate,
@@ -47,7 +48,7 @@ export const position = z.enum(SIDES, { error: `Must be one of ${SIDES.join(', '
 
 /** A date to set, or an empty string (or null) to clear it. */
 export const dateOrEmpty = z.union([z.literal(''), z.null(), calendarDate], {
-  error: 'Must be a real date written YYYY-MM-DD, or empty to clear it',
+  error: `${DATE_MESSAGE}, or empty to clear it`,
 });
 
 export const poster = z.object({

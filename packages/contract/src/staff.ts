@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { STATUSES, Status, PermissionKind } from './enums.ts';
 import { MAX_LIMIT, listQuery, listResponse, mutationResponse } from './common.ts';
 import {
+  blankAsAbsent,
   bool,
   id,
   intWithDefault,
@@ -25,8 +26,6 @@ export const STAFF_PHONE_MAX = 20;
 export const STAFF_ROLES_MAX = 50;
 /** A phone number: digits, with an optional leading +, 6 to 20 characters. */
 export const STAFF_PHONE_NUMBER = /^\+?\d{6,19}$/;
-
-const blank = (v: unknown) => typeof v === 'string' && v.trim() === '';
 
 const email = text(STAFF_EMAIL_MAX)
   .pipe(z.email({ error: 'Must be an email address' }))
@@ -67,15 +66,12 @@ export const staffCreateBody = z.strictObject({
 export type StaffCreateBody = z.input<typeof staffCreateBody>;
 
 export const STAFF_UPDATE_FIELDS = ['name', 'email', 'phoneNumber', 'roles'] as const;
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (blank(v) ? undefined : v), schema.optional());
-
 /** Update: any of the fields, at least one; an empty field counts as absent. */
 export const staffUpdateBody = z
   .strictObject({
     name: optionalText(STAFF_NAME_MAX),
-    email: optional(email),
-    phoneNumber: optional(phoneNumber),
+    email: blankAsAbsent(email),
+    phoneNumber: blankAsAbsent(phoneNumber),
     roles: optionalText(STAFF_ROLES_MAX),
   })
   .superRefine((body, ctx) => atLeastOne(body, STAFF_UPDATE_FIELDS, ctx), onceFieldsValid)
@@ -117,7 +113,7 @@ export type MenuCreateBody = z.input<typeof menuCreateBody>;
 
 export const MENU_UPDATE_FIELDS = ['name', 'title'] as const;
 export const menuUpdateBody = z
-  .strictObject({ name: optional(menuName), title: optionalText(MENU_TITLE_MAX) })
+  .strictObject({ name: blankAsAbsent(menuName), title: optionalText(MENU_TITLE_MAX) })
   .superRefine((body, ctx) => atLeastOne(body, MENU_UPDATE_FIELDS, ctx), onceFieldsValid)
   .meta(atLeastOneDocumented(MENU_UPDATE_FIELDS));
 export type MenuUpdateBody = z.input<typeof menuUpdateBody>;

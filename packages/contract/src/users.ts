@@ -6,8 +6,11 @@ import { z } from 'zod';
 import { Activity, LoginDirection, SIDES, STATUSES, Side, Status, WalletKind } from './enums.ts';
 import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
 import {
+  blankAsAbsent,
+  blankAsNull,
   calendarDate,
   id,
+  optionalCalendarDate,
   optionalEnum,
   optionalId,
   optionalText,
@@ -33,12 +36,10 @@ const optionalEmail = optionalText(USER_EMAIL_MAX, {
   pattern: { regex: EMAIL, message: 'Must be an email address' },
 });
 
-const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
-
 /** A date limit to set: YYYY-MM-DD, or an empty string (or null) to clear it. */
-export const dateLimitOrNone = z
-  .preprocess((v) => (blank(v) ? null : v), calendarDate.nullable())
-  .meta({ description: 'YYYY-MM-DD; an empty string or null clears the date limit' });
+export const dateLimitOrNone = blankAsNull(calendarDate).meta({
+  description: 'YYYY-MM-DD; an empty string or null clears the date limit',
+});
 
 /** What the spec calls `userDetail`: the user's profile and banner images. */
 export const userDetail = z.object({
@@ -77,7 +78,7 @@ export const userCreateBody = z.strictObject({
   designation: optionalText(USER_TEXT_MAX),
   adminAssignName: optionalText(USER_TEXT_MAX),
   masterAppId: id,
-  dateLimit: z.preprocess((v) => (blank(v) ? undefined : v), calendarDate.optional()),
+  dateLimit: optionalCalendarDate,
 });
 export type UserCreateBody = z.input<typeof userCreateBody>;
 
@@ -98,7 +99,7 @@ export const USER_UPDATE_FIELDS = [
 export const userUpdateBody = z
   .strictObject({
     name: optionalText(USER_NAME_MAX),
-    phoneNumber: z.preprocess((v) => (blank(v) ? undefined : v), phoneNumber.optional()),
+    phoneNumber: blankAsAbsent(phoneNumber),
     email: optionalEmail,
     designation: optionalText(USER_TEXT_MAX),
     adminAssignName: optionalText(USER_TEXT_MAX),

@@ -68,16 +68,91 @@ export async function registerWebApp(app: FastifyInstance, dist: string | undefi
       hasBuild &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !/\.[a-z0-9]+$/i.test(url) &&
-      !url.startsWith(`${API_BASE}/`) &&
-      url !== API_BASE &&
-      !url.startsWith('/media/') &&
-      !url.startsWith('/api/docs');
+      servedByWebApp(url);
     if (isPage) {
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html')
         .send(fs.createReadStream(index));
     }
+    const allowed = allowedMethods(app, url);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(errorBody(405, notAllowed(request.method, url, allowed)));
+    }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${url} not found`));
   });
+  answerUnknownMethods(app);
+}
+
+/** Paths the web app serves (when built): all but the API, its documentation and the media. */
+function servedByWebApp(path: string): boolean {
+  return (
+    !path.startsWith(`${API_BASE}/`) &&
+    path !== API_BASE &&
+    !path.startsWith('/media/') &&
+    !path.startsWith('/api/docs')
+  );
+}
+
+/**
+ * The methods some route takes at `path` (HEAD wherever GET is), in alphabetical order. The web
+ * app's catch-all route (`/*`, whose wildcard is the whole path) counts only where it serves.
+ */
+function allowedMethods(app: FastifyInstance, path: string): string[] {
+  const whole = path.replace(/^\/+|\/+$/g, '');
+  return app.supportedMethods
+    .filter((method) => {
+      const route = app.findRoute({ method, url: path });
+      if (!route) return false;
+      const wildcard = route.params['*'];
+      return wildcard === undefined || servedByWebApp(path) || !sameDecoded(wildcard, whole);
+    })
+    .sort();
+}
+
+function sameDecoded(value: string, encoded: string): boolean {
+  try {
+    return value === decodeURIComponent(encoded);
+  } catch {
+    return false;
+  }
+}
+
+const notAllowed = (method: string, path: string, allowed: string[]) =>
+  `Method ${method} is not allowed on ${path}: it takes ${allowed.join(', ')}`;
+
+/**
+ * A method Node's HTTP parser does not know (a made-up one, or written in lower case) never reaches
+ * the router: the parser refuses the request before Fastify sees it. On a path some route takes,
+ * it gets the not-found handler's 405 instead of the parser's 400; anything else is left to
+ * Fastify's handler, which finds the socket as it was.
+ */
+function answerUnknownMethods(app: FastifyInstance) {
+  app.server.prependListener(
+    'clientError',
+    (err: Error & { code?: string; rawPacket?: Buffer }, socket) => {
+      if (err.code !== 'HPE_INVALID_METHOD' || !socket.writable) return;
+      const line = /^(\S+) (\/\S*) HTTP\/1\.[01]\r?\n/.exec(
+        err.rawPacket?.toString('latin1') ?? '',
+      );
+      if (!line) return;
+      const [, method, target] = line as unknown as [string, string, string];
+      const path = target.split('?')[0]!;
+      const allowed = allowedMethods(app, path);
+      if (allowed.length === 0) return;
+      const body = JSON.stringify(errorBody(405, notAllowed(method, path, allowed)));
+      socket.write(
+        'HTTP/1.1 405 Method Not Allowed\r\n' +
+          `Allow: ${allowed.join(', ')}\r\n` +
+          'Content-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          'Connection: close\r\n\r\n' +
+          body,
+      );
+      socket.destroy();
+    },
+  );
 }

@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
+import { z } from 'zod';
 import { HttpError, invalidField } from '../http/errors.ts';
 import { checkPathAndQuery } from '../http/validation.ts';
 import { sniffImage, type ImageKind } from './images.ts';
@@ -100,6 +101,12 @@ export function registerUploads(
 ) {
   const { limits, tmpDir } = options;
   app.decorateRequest('uploads', undefined);
+  // A route that takes only files takes no other field: one sent is refused, naming it.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.uploads && !route.schema?.body) {
+      route.schema = { ...route.schema, body: z.strictObject({}) };
+    }
+  });
   app.addHook('onClose', async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
 
   const cleanup = async (request: FastifyRequest) => {
@@ -274,8 +281,8 @@ const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as 
  * The route's OpenAPI schema with its request body as the server takes it: every body route
  * takes JSON, form-encoded and multipart bodies (API.md), and file fields only come in a
  * multipart body, so a route that needs a file takes nothing else. (The body schema validates
- * only the other fields: files never reach it.) Each file field says what it takes and, given
- * the `limits` of each kind in bytes, how large it may be.
+ * only the other fields: files never reach it.) Each file field says what it takes, that it may
+ * not be empty and, given the `limits` of each kind in bytes, how large it may be.
  */
 export function documentBody<T extends { consumes?: readonly string[]; body?: unknown }>(
   schema: T,
@@ -301,6 +308,8 @@ export function documentBody<T extends { consumes?: readonly string[]; body?: un
           {
             type: 'string',
             format: 'binary',
+            // An empty part is refused ("The file is empty", `receive`).
+            minLength: 1,
             description: describeFile(kindOf(spec), limits?.[kindOf(spec)]),
           },
         ]),
@@ -324,5 +333,6 @@ export function documentBody<T extends { consumes?: readonly string[]; body?: un
 }
 
 function describeFile(kind: UploadKind, limit: number | undefined): string {
-  return limit === undefined ? DESCRIBED[kind] : `${DESCRIBED[kind]}, at most ${megabytes(limit)}`;
+  const size = limit === undefined ? 'not empty' : `not empty, at most ${megabytes(limit)}`;
+  return `${DESCRIBED[kind]}; ${size}`;
 }

@@ -1,10 +1,12 @@
 import '@mantine/dates/styles.css';
 import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext } from 'react-hook-form';
+import { DATE_MAX, DATE_MIN } from '@master-admin/contract';
 
 /**
  * A calendar date (YYYY-MM-DD) bound to the surrounding dialog's form; cleared, it holds '' (no
- * date). Its own module, so only the screens with a date load the date picker.
+ * date). It offers only the days the API takes. Its own module, so only the screens with a date
+ * load the date picker.
  */
 export function DateFormField(props: { name: string; label: string; description?: string }) {
   const { control } = useFormContext();
@@ -20,6 +22,8 @@ export function DateFormField(props: { name: string; label: string; description?
           clearable
           clearButtonProps={{ 'aria-label': 'Clear the date' }}
           valueFormat="D MMM YYYY"
+          minDate={DATE_MIN}
+          maxDate={DATE_MAX}
           maw={280}
           value={typeof field.value === 'string' && field.value ? field.value : null}
           onChange={(v) => field.onChange(v ?? '')}

@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUDIT_AREA_MENUS,
   AUDIT_AREAS,
-  AUDIT_DATES_REVERSED,
+  DATES_REVERSED,
+  DATE_MAX,
   auditListFilters,
   PATHS,
   auditHistoryQuery,
@@ -70,9 +71,13 @@ export function auditPageQuery<
   };
 }
 
-/** The first instant of a UTC day, and of the day after it. */
+/**
+ * The first instant of a UTC day, and of the day after it; after the last day a date may be,
+ * none (no timestamp is later: the year 10000 cannot be written).
+ */
 const startOf = (day: string) => `${day}T00:00:00.000Z`;
 function dayAfter(day: string) {
+  if (day === DATE_MAX) return undefined;
   const next = new Date(`${day}T00:00:00.000Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return next.toISOString();
@@ -91,7 +96,8 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Every change a signed-in account made through the API: who, when, from which ' +
           'address, which area and row, and the changed fields old → new (secrets named, ' +
-          'never shown). fromDate and toDate are UTC days, both included.',
+          'never shown). fromDate and toDate are UTC days, both included; toDate must not be ' +
+          'before fromDate (400 naming toDate).',
         querystring: auditListQuery,
         response: answers(auditList),
       },
@@ -116,7 +122,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     scope: (_params, request) => {
       const query = request.query as { fromDate?: string; toDate?: string };
       if (query.fromDate && query.toDate && query.fromDate > query.toDate) {
-        throw invalidField('toDate', AUDIT_DATES_REVERSED);
+        throw invalidField('toDate', DATES_REVERSED);
       }
       return auditPageQuery(query);
     },

@@ -75,10 +75,16 @@ export function bucketsBack(bucket: TrendBucket, start: string, n: number): stri
   return format(d);
 }
 
-/** The starts of every bucket from the one holding `from` to the one holding `to`. */
+/**
+ * The starts of every bucket from the one holding `from` to the one holding `to`. It stops at
+ * that last one rather than at a day after `to`: after 9999-12-31 there is none to compare with
+ * (a date in the year 10000 is not written YYYY-MM-DD).
+ */
 export function bucketStarts(bucket: TrendBucket, from: string, to: string): string[] {
-  const starts: string[] = [];
-  for (let s = bucketStart(bucket, from); s <= to; s = nextBucket(bucket, s)) starts.push(s);
+  const last = bucketStart(bucket, to);
+  const starts = [bucketStart(bucket, from)];
+  while (starts[starts.length - 1]! < last)
+    starts.push(nextBucket(bucket, starts[starts.length - 1]!));
   return starts;
 }
 

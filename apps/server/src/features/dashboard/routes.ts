@@ -18,10 +18,10 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Counts of users, categories and posters created in a window',
         description:
           'fromDate/toDate are whole UTC days, both included; inDays is the last N days. inDays ' +
-          'cannot be combined with fromDate or toDate, and toDate must not be before fromDate ' +
-          '(400 otherwise). With neither, all time. masterAppId narrows users and posters (categories are shared by ' +
-          'every app). downloadPoster sums the downloads of the posters counted. Deleted users ' +
-          'are not counted.',
+          'cannot be combined with fromDate or toDate (400 naming them), and toDate must not be ' +
+          'before fromDate (400 naming toDate). With neither, all time. masterAppId narrows ' +
+          'users and posters (categories are shared by every app). downloadPoster sums the ' +
+          'downloads of the posters counted. Deleted users are not counted.',
         querystring: dashboardQuery,
         response: answers(dashboardCounts),
       },

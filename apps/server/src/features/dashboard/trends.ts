@@ -9,6 +9,8 @@
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  DATE_MAX,
+  DATE_MIN,
   PATHS,
   TREND_MAX_BUCKETS,
   dashboardSpecialDays,
@@ -42,8 +44,9 @@ import {
 const PERIOD =
   'The period is that of `dashboard/getCount`: fromDate/toDate are whole UTC days, both included; ' +
   'inDays is the last N days (counted from now, as the counts are; downloads, recorded per day, ' +
-  'from the whole day the window starts in). With neither, all time. masterAppId narrows to one ' +
-  'app. ';
+  'from the whole day the window starts in). With neither, all time. inDays cannot be combined ' +
+  'with fromDate or toDate (400 naming them), and toDate must not be before fromDate (400 naming ' +
+  'toDate). masterAppId narrows to one app. ';
 
 /**
  * How many of the posters with the most downloads of all time, per poster asked for, a period's
@@ -58,13 +61,19 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-/** The first date on or after `from` (YYYY-MM-DD) that falls on month/day. */
-function nextDate(month: number, day: number, from: string): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
+const LAST_YEAR = Number(DATE_MAX.slice(0, 4));
+
+/**
+ * The first date on or after `from` (YYYY-MM-DD) that falls on month/day (29 February: in a leap
+ * year), or undefined when that is after DATE_MAX, the last date the API writes.
+ */
+function nextDate(month: number, day: number, from: string): string | undefined {
+  const date = (year: number) =>
+    `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
   let year = Number(from.slice(0, 4));
-  if (`${year}-${pad(month)}-${pad(day)}` < from) year += 1;
+  if (date(year) < from) year += 1;
   if (month === 2 && day === 29) while (!isLeapYear(year)) year += 1;
-  return `${year}-${pad(month)}-${pad(day)}`;
+  return year > LAST_YEAR ? undefined : date(year);
 }
 
 const trendRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -110,7 +119,8 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           PERIOD +
           'Buckets are UTC days, weeks starting on Monday, or calendar months; `start` is a ' +
-          "bucket's first day (a week's Monday, a month's 1st, possibly before the period) and " +
+          "bucket's first day (a week's Monday, a month's 1st, possibly before the period, " +
+          `never before ${DATE_MIN}: the week holding that day starts there) and ` +
           'only rows within the period are counted in it. Every bucket from the one holding ' +
           '`from` to the one holding `to` is answered, zeros included. Without bucket: day for ' +
           'up to 92 days, week up to 730, month beyond. `to` is toDate, or today; `from` is ' +
@@ -182,9 +192,13 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       const posters = [...counted.filter((r) => r.metric === 'posters'), ...postersFirst];
       const users = [...counted.filter((r) => r.metric === 'users'), ...usersFirst];
 
+      // Keyed by the bucket's first day; a week beginning before DATE_MIN shows DATE_MIN.
       const starts = bucketStarts(bucket, from, to);
       const points = new Map(
-        starts.map((start) => [start, { start, downloads: 0, posters: 0, users: 0 }]),
+        starts.map((start) => [
+          start,
+          { start: start < DATE_MIN ? DATE_MIN : start, downloads: 0, posters: 0, users: 0 },
+        ]),
       );
       const add = (rows: Counted[], key: 'downloads' | 'posters' | 'users') => {
         for (const r of rows) {
@@ -248,7 +262,7 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       const allTime = from === bounds.lo && to === bounds.hi;
       // Units may reach past the clamped days up to the period's own bounds (no data there).
       const cover = (grains: readonly Grain[]) =>
-        coverDays(from, to, grains, days.from ?? '0001-01-01', days.to ?? '9999-12-31');
+        coverDays(from, to, grains, days.from ?? DATE_MIN, days.to ?? DATE_MAX);
       const ofApp = (column: string) =>
         appId !== undefined
           ? sql<boolean>`${sql.ref(column)} = ${appId}`
@@ -409,7 +423,9 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           'soonest first, ties by id; 29 February falls on the next leap year. `limit` 1..50, ' +
           'default 6. `activePosters` counts ACTIVE posters made for the day; `apps` holds ' +
           'every master app (or the one masterAppId names) with its count, zeros included, so ' +
-          'a day or an app without posters shows.',
+          `a day or an app without posters shows. A day whose next date would be after ${DATE_MAX} ` +
+          '(the last date the API writes) is left out: from 9999-12-31 on, only 31 December ' +
+          'comes.',
         querystring: dashboardSpecialDaysQuery,
         response: answers(dashboardSpecialDays),
       },
@@ -417,23 +433,25 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const from = request.query.fromDate ?? today();
       const { limit, masterAppId } = request.query;
-      // The next days in SQL, as nextDate orders them: this year's from `from` on, then next
-      // year's before it, then a 29 February whose year (or next year) has none (it falls on a
-      // later leap year), ties by id.
+      // The next days in SQL, as nextDate orders them: this year's from `from` on (rank 0), then
+      // next year's before it (1), then a 29 February whose year (or next year) has none: it
+      // falls on a later leap year (2); ties by id. Ranks whose dates would be after DATE_MAX
+      // are left out.
       const year = Number(from.slice(0, 4));
       const fromDay = Number(from.slice(5, 7)) * 100 + Number(from.slice(8, 10));
       const leap = (y: number) => (isLeapYear(y) ? 1 : 0);
+      const lastRank = year === LAST_YEAR ? 0 : nextDate(2, 29, from) === undefined ? 1 : 2;
+      const rank = sql<number>`case
+        when month * 100 + day >= ${fromDay} and (month <> 2 or day <> 29 or ${leap(year)} = 1) then 0
+        when month * 100 + day < ${fromDay} and (month <> 2 or day <> 29 or ${leap(year + 1)} = 1) then 1
+        else 2 end`;
       const next = () =>
         db
           .selectFrom('specialDays')
           .select(['id', 'name', 'month', 'day', 'status'])
           .where('status', '=', 'ACTIVE')
-          .orderBy(
-            sql`case
-              when month * 100 + day >= ${fromDay} and (month <> 2 or day <> 29 or ${leap(year)} = 1) then 0
-              when month * 100 + day < ${fromDay} and (month <> 2 or day <> 29 or ${leap(year + 1)} = 1) then 1
-              else 2 end`,
-          )
+          .where(rank, '<=', lastRank)
+          .orderBy(rank)
           .orderBy('month')
           .orderBy('day')
           .orderBy('id')
@@ -445,7 +463,12 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
         next,
         masterAppId,
       );
-      return { result: days.map((d) => ({ ...d, date: nextDate(d.month, d.day, from) })) };
+      return {
+        result: days.flatMap((d) => {
+          const date = nextDate(d.month, d.day, from);
+          return date === undefined ? [] : [{ ...d, date }];
+        }),
+      };
     },
   );
 };

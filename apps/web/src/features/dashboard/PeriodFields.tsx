@@ -5,6 +5,7 @@
 import '@mantine/dates/styles.css';
 import { NumberInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
+import { DATE_MAX, DATE_MIN } from '@master-admin/contract';
 
 export function DaysField(props: { value: string; onChange: (days: string | undefined) => void }) {
   return (
@@ -35,6 +36,8 @@ export function RangeField(props: {
       clearable
       allowSingleDateInRange
       valueFormat="D MMM YYYY"
+      minDate={DATE_MIN}
+      maxDate={DATE_MAX}
       w={280}
       value={[props.from || null, props.to || null]}
       onChange={([from, to]) => {
