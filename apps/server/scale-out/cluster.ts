@@ -118,6 +118,15 @@ export class Nginx {
     return path.join(this.#dir, 'access.log');
   }
 
+  /** What nginx logged as errors (its error.log), for a failure's message. */
+  errors(): string {
+    try {
+      return fs.readFileSync(path.join(this.#dir, 'error.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
   /** The repository's file with the instances' ports, this port and a log of its own. */
   siteConfig(instancePorts: readonly [number, number]): string {
     const original = fs.readFileSync(NGINX_CONF, 'utf8');

@@ -374,7 +374,15 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     }
     running = false;
     await Promise.all(clients);
-    expect(failures).toEqual([]);
+    expect(
+      failures.slice(0, 5),
+      nginx
+        .errors()
+        .split('\n')
+        .filter((l) => !l.includes('no live upstreams'))
+        .join('\n')
+        .slice(0, 4000),
+    ).toEqual([]);
     expect(answered).toBeGreaterThan(200);
     // Every FAQ answered as created exists once: nothing was lost, nothing carried out twice.
     const after = Number(
