@@ -19,6 +19,7 @@ import { trendCounts } from './migrations/0014-trend-counts.ts';
 import { listCountsStatistics } from './migrations/0015-list-counts-statistics.ts';
 import { usersSearch } from './migrations/0016-users-search.ts';
 import { topDownloads } from './migrations/0017-top-downloads.ts';
+import { downloadsGoneInOrder } from './migrations/0018-downloads-gone-in-order.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0015-list-counts-statistics': listCountsStatistics(d),
     '0016-users-search': usersSearch(d),
     '0017-top-downloads': topDownloads(d),
+    '0018-downloads-gone-in-order': downloadsGoneInOrder(d),
   };
 }
 

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type ErrorResponse } from '@master-admin/contract';
+import { isTransactionConflict } from '../db/dialect.ts';
 
 export type ErrorDetail = { path: string; message: string };
 
@@ -111,6 +112,12 @@ export function handleError(
     return reply.code(status).send(errorBody(status, err.message));
   }
   request.log.error({ err }, 'request failed');
+  if (isTransactionConflict(err)) {
+    // Still in conflict after the transaction helper's retries (db/transaction.ts): rare, and
+    // the same call a moment later is likely to succeed.
+    void reply.header('retry-after', '1');
+    return reply.code(503).send(errorBody(503, MESSAGES.databaseBusy));
+  }
   const code = status === 503 ? 503 : 500;
   const message = code === 503 ? MESSAGES.serviceUnavailable : MESSAGES.internalError;
   return reply.code(code).send(errorBody(code, message));

@@ -34,6 +34,7 @@ import { defineList, type Lists, type ListSpec, type PageQuery } from '../../db/
 import { arg, precompile } from '../../db/precompiled.ts';
 import { KeptWhileUnchanged, type ChangeWatch } from '../../db/changes.ts';
 import type { Db } from '../../db/connect.ts';
+import { lockRows } from '../../db/transaction.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
 import type { FastifyRequest } from 'fastify';
@@ -232,7 +233,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     return rows;
   };
   const target = (action: AuditAction, id?: number) =>
-    ({ area: 'users', table: userRows, action, ids: id === undefined ? [] : [id] }) as const;
+    ({
+      area: 'users',
+      table: userRows,
+      lock: (trx: Db, ids: readonly number[]) => lockRows(trx, 'accounts', ids),
+      action,
+      ids: id === undefined ? [] : [id],
+    }) as const;
 
   app.post(
     PATHS.userRegister,
