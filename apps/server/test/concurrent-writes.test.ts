@@ -6,16 +6,23 @@
  * count against the tables. And the transaction helper's retry, on a real conflict of each
  * database. Run on SQLite and PostgreSQL.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MESSAGES, PATHS, STATUSES } from '@master-admin/contract';
-import { TEST_DB, multipart, startServer } from './harness.ts';
+import { TEST_DB, createPgDatabase, multipart, startServer } from './harness.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { inTransaction, TRANSACTION_ATTEMPTS, type RetryLog } from '../src/db/transaction.ts';
 import { isForeignKeyViolation } from '../src/db/dialect.ts';
+import { openDatabase } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { checkTrendCounts } from '../src/features/dashboard/trend-counts.ts';
+import { checkTopDownloads } from '../src/features/dashboard/top-downloads.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -294,6 +301,97 @@ describe('100 concurrent overlapping bulk calls', () => {
       .where('accountId', '=', member.id)
       .execute();
     expect(new Map(now.map((r) => [r.id, Boolean(r.status)]))).toEqual(state);
+  });
+});
+
+describe('the kept downloads of deleted posters', () => {
+  it('stay in step on a database made before 0018, once upgraded', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-gone-'));
+    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+    const handle = openDatabase(
+      pgDb
+        ? { kind: 'postgres', url: pgDb.url }
+        : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
+    );
+    try {
+      await migrateToLatest(handle, '0017-top-downloads');
+      const old = handle.db;
+      const at = new Date(Date.UTC(2026, 0, 5)).toISOString();
+      const stamps = { createdAt: at, updatedAt: at };
+      const one = async (rows: Promise<Array<{ id: number }>>) => (await rows)[0]!.id;
+      const app = await one(
+        old
+          .insertInto('masterApps')
+          .values({ name: 'Gone', ...stamps })
+          .returning('id')
+          .execute(),
+      );
+      const account = await one(
+        old
+          .insertInto('accounts')
+          .values({ role: 'STAFF', status: 'ACTIVE', email: 'gone@test.local', ...stamps })
+          .returning('id')
+          .execute(),
+      );
+      const posterIds: number[] = [];
+      for (const name of ['Gone A', 'Gone B']) {
+        const category = await one(
+          old
+            .insertInto('categories')
+            .values({ name, downloadCount: 0, status: 'ACTIVE', ...stamps })
+            .returning('id')
+            .execute(),
+        );
+        const rows = await old
+          .insertInto('posters')
+          .values(
+            Array.from({ length: 6 }, () => ({
+              masterAppId: app,
+              categoryId: category,
+              specialDayId: null,
+              accountId: account,
+              topDefNum: 1,
+              selfDefNum: 2,
+              bottomDefNum: 3,
+              poster: 'posters/gone.webp',
+              videoThumb: null,
+              date: null,
+              status: 'ACTIVE' as const,
+              position: 'LEFT' as const,
+              ...stamps,
+            })),
+          )
+          .returning('id')
+          .execute();
+        posterIds.push(...rows.map((r) => r.id));
+      }
+      // Every fifth poster has no downloads: a statement's first deleted poster may have none.
+      const days = ['2026-01-30', '2026-02-02', '2026-02-15'];
+      await old
+        .insertInto('posterDownloads')
+        .values(
+          posterIds
+            .filter((id) => id % 5 !== 0)
+            .flatMap((posterId) => days.map((day, i) => ({ posterId, day, n: i + 1 }))),
+        )
+        .execute();
+      await migrateToLatest(handle);
+      const inStep = async () => [
+        ...(await checkTrendCounts(handle.db, handle.dialect)),
+        ...(await checkTopDownloads(handle.db, handle.dialect)),
+      ];
+      expect(await inStep()).toEqual([]);
+      await handle.db.deleteFrom('posters').where('id', 'in', some(posterIds, 7)).execute();
+      expect(await inStep()).toEqual([]);
+      await handle.db.deleteFrom('posters').execute();
+      const left = await handle.db.selectFrom('posterDownloads').select('posterId').execute();
+      expect(left).toEqual([]);
+      expect(await inStep()).toEqual([]);
+    } finally {
+      await handle.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
