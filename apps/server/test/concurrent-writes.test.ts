@@ -6,20 +6,16 @@
  * count against the tables. And the transaction helper's retry, on a real conflict of each
  * database. Run on SQLite and PostgreSQL.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MESSAGES, PATHS, STATUSES } from '@master-admin/contract';
-import { TEST_DB, createPgDatabase, multipart, startServer } from './harness.ts';
+import { TEST_DB, multipart, newDatabase, startServer } from './harness.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { inTransaction, TRANSACTION_ATTEMPTS, type RetryLog } from '../src/db/transaction.ts';
 import { isForeignKeyViolation } from '../src/db/dialect.ts';
-import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { checkTrendCounts } from '../src/features/dashboard/trend-counts.ts';
 import { checkTopDownloads } from '../src/features/dashboard/top-downloads.ts';
@@ -306,13 +302,7 @@ describe('100 concurrent overlapping bulk calls', () => {
 
 describe('the kept downloads of deleted posters', () => {
   it('stay in step on a database made before 0018, once upgraded', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-gone-'));
-    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
-    const handle = openDatabase(
-      pgDb
-        ? { kind: 'postgres', url: pgDb.url }
-        : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    );
+    const { handle, dispose } = await newDatabase();
     try {
       await migrateToLatest(handle, '0017-top-downloads');
       const old = handle.db;
@@ -388,9 +378,7 @@ describe('the kept downloads of deleted posters', () => {
       expect(left).toEqual([]);
       expect(await inStep()).toEqual([]);
     } finally {
-      await handle.close();
-      await pgDb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });
