@@ -12,6 +12,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { API_BASE } from '@master-admin/contract';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createContext } from '../src/bootstrap.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
 import type { Database } from '../src/db/schema.ts';
@@ -136,6 +137,31 @@ export async function createPgDatabase(
       await c.query(`drop database if exists ${name} with (force)`);
       if (role) await c.query(`drop role if exists ${role}`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A new, empty database of the kind under test, not migrated (a test of an upgrade migrates it as
+ * far as it needs), and a way to close and remove it.
+ */
+export async function newDatabase(): Promise<{
+  handle: DatabaseHandle;
+  dispose: () => Promise<void>;
+}> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-db-'));
+  const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+  const handle = openDatabase(
+    pgDb
+      ? { kind: 'postgres', url: pgDb.url }
+      : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
+  );
+  return {
+    handle,
+    dispose: async () => {
+      await handle.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -18,7 +18,7 @@ import { STAFF_LIST } from '../src/features/staff/routes.ts';
 import { BANNERS_LIST } from '../src/features/banners/routes.ts';
 import { USERS_LIST } from '../src/features/users/routes.ts';
 import { POSTERS_LIST } from '../src/features/posters/routes.ts';
-import { TEST_DB, createPgDatabase, startServer } from './harness.ts';
+import { TEST_DB, createPgDatabase, newDatabase, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -268,13 +268,7 @@ describe('paging', () => {
 
 describe('an upgrade', () => {
   it('fills the counts and search indexes from the rows a database already holds', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-upgrade-'));
-    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
-    const handle = openDatabase(
-      pgDb
-        ? { kind: 'postgres', url: pgDb.url }
-        : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    );
+    const { handle, dispose } = await newDatabase();
     try {
       await migrateToLatest(handle, '0002-content');
       // As migrations see it: snake_case, no schema types (the schema is of the latest).
@@ -320,9 +314,7 @@ describe('an upgrade', () => {
       expect(page.total).toBe(2);
       expect(page.result).toHaveLength(2);
     } finally {
-      await handle.close();
-      await pgDb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });
@@ -374,13 +366,7 @@ it.skipIf(TEST_DB === 'postgres')(
 
 describe('a split search structure (users: listed / the rest)', () => {
   it('is filled from existing accounts, checked, and rebuilt when a row is in the wrong part', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-split-'));
-    const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
-    const handle = openDatabase(
-      pgDb
-        ? { kind: 'postgres', url: pgDb.url }
-        : { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    );
+    const { handle, dispose } = await newDatabase();
     try {
       await migrateToLatest(handle, '0014-trend-counts');
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -456,9 +442,7 @@ describe('a split search structure (users: listed / the rest)', () => {
       expect(await check()).toEqual([]);
       expect(await found(users({ status: 'DELETED' }))).toEqual([ids[1]]);
     } finally {
-      await handle.close();
-      await pgDb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     }
   });
 });

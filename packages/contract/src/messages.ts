@@ -29,6 +29,7 @@ export const MESSAGES = {
   tooManyRequests: 'Too many requests, please slow down',
   internalError: 'Something went wrong on the server',
   serviceUnavailable: 'The server is shutting down, please retry',
+  databaseBusy: 'The server is busy, please retry',
 
   // Master apps
   appCreated: 'App Created Successfully',

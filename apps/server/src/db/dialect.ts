@@ -116,3 +116,14 @@ export function isForeignKeyViolation(err: unknown): boolean {
   const code = errorCode(err);
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
+
+/**
+ * The database cancelled the transaction for a conflict with another one, and running it again
+ * from the start can succeed: a deadlock or a serialization failure (PostgreSQL), or on SQLite a
+ * write in a transaction whose snapshot another process has written past since (waiting, as
+ * busy_timeout does for SQLITE_BUSY, cannot help that one).
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === '40P01' || code === '40001' || code === 'SQLITE_BUSY_SNAPSHOT';
+}

@@ -15,6 +15,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.ts';
+import { inTransaction } from './transaction.ts';
 
 /** A list as the database keeps it (snake_case names, as migrations speak). */
 export interface ListStructure {
@@ -463,7 +464,7 @@ export async function uninstallList(
  */
 export async function rebuildList(db: Kysely<any>, d: Dialect, def: ListStructure): Promise<void> {
   check(def);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await sql`delete from list_counts where list = ${def.name}`.execute(trx);
     for (let g = 0; g < def.counts.length; g++) {
       await sql.raw(countsFromTable(def, g, d)).execute(trx);

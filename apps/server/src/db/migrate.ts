@@ -20,6 +20,7 @@ import { listCountsStatistics } from './migrations/0015-list-counts-statistics.t
 import { usersSearch } from './migrations/0016-users-search.ts';
 import { topDownloads } from './migrations/0017-top-downloads.ts';
 import { authChangesUnwatched } from './migrations/0018-auth-changes-unwatched.ts';
+import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0016-users-search': usersSearch(d),
     '0017-top-downloads': topDownloads(d),
     '0018-auth-changes-unwatched': authChangesUnwatched(d),
+    '0019-downloads-gone-in-order': downloadsGoneInOrder(d),
   };
 }
 

@@ -1,9 +1,76 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Db } from './connect.ts';
+import { isTransactionConflict } from './dialect.ts';
+import type { Database } from './schema.ts';
+
+/** How many times a transaction runs at most when the database cancels it for a conflict. */
+export const TRANSACTION_ATTEMPTS = 4;
+
+/** Where a retry is reported: a request's or the app's logger; the console by default (the CLI). */
+export type RetryLog = { warn(details: object, message: string): void };
+
+type Work<DB, T> = (trx: Kysely<DB>) => Promise<T>;
+
+const consoleLog: RetryLog = { warn: (details, message) => console.warn(message, details) };
 
 /**
  * Runs `work` in a transaction: `db`'s own when it already is one (a helper called by a route
- * that records its audit entry in the same transaction), else a new one.
+ * that records its audit entry in the same transaction), else a new one. A new one that the
+ * database cancels for a conflict (a deadlock or a serialization failure on PostgreSQL; on
+ * SQLite a snapshot another process wrote past) is rolled back and run again from the start, up
+ * to TRANSACTION_ATTEMPTS times, after a short random pause, each retry reported to `log` (the
+ * console when not given: the CLI); then the conflict is thrown (the error handler answers 503).
+ * So `work` does nothing outside the transaction that a second run would repeat. Nested calls
+ * run once: their outer transaction is the one retried.
  */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export function inTransaction<DB, T>(db: Kysely<DB>, work: Work<DB, T>): Promise<T>;
+export function inTransaction<DB, T>(db: Kysely<DB>, log: RetryLog, work: Work<DB, T>): Promise<T>;
+export async function inTransaction<DB, T>(
+  db: Kysely<DB>,
+  ...args: [Work<DB, T>] | [RetryLog, Work<DB, T>]
+): Promise<T> {
+  const [log, work] = args.length === 1 ? [consoleLog, args[0]] : args;
+  if (db.isTransaction) return work(db);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (err) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
+      const { code, message } = err as { code: string; message: string };
+      log.warn({ code, attempt }, `transaction retried after a conflict: ${message}`);
+      // Random, so the transactions that collided do not meet again at once; longer each time.
+      await sleep(Math.random() * 20 * attempt);
+    }
+  }
+}
+
+/**
+ * Locks rows of `table`, in ascending id order, until the transaction `trx` ends: those whose
+ * `column` holds one of `values` (their ids by default), or every row when `values` is 'all'.
+ * Answers the ids locked, in that order.
+ *
+ * Every write that changes several rows of a table locks them here first (`audited` does for
+ * the rows it records): a statement such as `update … where id in (…)` locks in the order it
+ * finds them, which differs from one statement to the next, and two such writes each holding a
+ * row the other wants wait for each other for ever (PostgreSQL ends one: a deadlock). In one
+ * order, the second waits for the first. `mode` 'update' for a delete (the lock a delete
+ * takes); else the weaker lock an update of non-key columns takes, which leaves inserts of rows
+ * referring to these free. SQLite's writers take turns: it only reads the ids.
+ */
+export async function lockRows(
+  trx: Db,
+  table: keyof Database,
+  values: readonly number[] | 'all',
+  options: { column?: 'id' | 'accountId' | 'menuId'; mode?: 'update' | 'noKeyUpdate' } = {},
+): Promise<number[]> {
+  if (values !== 'all' && values.length === 0) return [];
+  // Any table with an id (as the audit log's snapshots): the columns are the caller's word.
+  const rows = trx as unknown as Kysely<Record<string, Record<string, number>>>;
+  let query = rows.selectFrom(table).select('id').orderBy('id');
+  if (values !== 'all') query = query.where(options.column ?? 'id', 'in', values);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    query = options.mode === 'update' ? query.forUpdate() : query.forNoKeyUpdate();
+  }
+  return (await query.execute()).map((r) => r.id);
 }

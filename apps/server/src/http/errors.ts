@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type ErrorResponse } from '@master-admin/contract';
+import { isTransactionConflict } from '../db/dialect.ts';
 
 export type ErrorDetail = { path: string; message: string };
 
@@ -118,6 +119,12 @@ function failure(err: FastifyError, request: FastifyRequest, reply: FastifyReply
     return errorBody(status, err.message);
   }
   request.log.error({ err }, 'request failed');
+  if (isTransactionConflict(err)) {
+    // Still in conflict after the transaction helper's retries (db/transaction.ts): rare, and
+    // the same call a moment later is likely to succeed.
+    void reply.header('retry-after', '1');
+    return errorBody(503, MESSAGES.databaseBusy);
+  }
   const code = status === 503 ? 503 : 500;
   return errorBody(code, code === 503 ? MESSAGES.serviceUnavailable : MESSAGES.internalError);
 }

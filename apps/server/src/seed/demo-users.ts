@@ -4,6 +4,7 @@
  * notifications sent to their apps. A user is found by its app and phone number.
  */
 import type { Db } from '../db/connect.ts';
+import { inTransaction } from '../db/transaction.ts';
 import type { MediaService } from '../media/service.ts';
 import { randomSource, type RandomSource } from './bench.ts';
 import {
@@ -157,7 +158,7 @@ export async function seedUsers(
     const visits = Array.from({ length: 1 + rng.int(5) }, () =>
       at(rng.int(person.joinedDaysAgo + 1)),
     );
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       const { id } = await trx
         .insertInto('accounts')
         .values({

@@ -11,7 +11,7 @@ import type { AuditAction, AuditArea, AuditChange } from '@master-admin/contract
 import type { Db } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { errorBody } from '../../http/errors.ts';
 
 export type AuditRow = Record<string, unknown>;
@@ -123,7 +123,21 @@ export type AuditTarget = {
   /** The table whose rows `ids` are snapshotted before and after, or how to read them. */
   table: keyof Database | RowsReader;
   action: AuditAction;
+  /**
+   * Locks the rows `ids` stand for (`lockRows`) before they are first read: by default the
+   * rows of `table`, when it is a table; a reader's target says which rows it reads.
+   */
+  lock?: (trx: Db, ids: readonly number[]) => Promise<unknown>;
 };
+
+/** Locks the rows of `target` named by `ids`, in the one order (db/transaction.ts). */
+function lockTarget(trx: Db, target: AuditTarget, ids: readonly number[]): Promise<unknown> {
+  if (target.lock) return target.lock(trx, ids);
+  if (typeof target.table === 'function') return Promise.resolve();
+  return lockRows(trx, target.table, ids, {
+    mode: target.action === 'DELETE' ? 'update' : 'noKeyUpdate',
+  });
+}
 
 const reader = (table: AuditTarget['table']): RowsReader =>
   typeof table === 'function' ? table : (trx, ids) => snapshots(trx, table, ids);
@@ -131,7 +145,10 @@ const reader = (table: AuditTarget['table']): RowsReader =>
 /**
  * Runs `write` in a transaction (`db`'s, when it is one), recording one entry per row of `ids` that existed before or
  * after it (a bulk call: one entry per row, so each row's history holds it). `ids` may be a
- * function of `write`'s answer: a create learns its id from the insert.
+ * function of `write`'s answer: a create learns its id from the insert. The rows are locked
+ * first, in id order: so concurrent calls on the same rows wait for each other instead of
+ * deadlocking, and the first snapshot is the state `write` changes (a call that changed the
+ * rows meanwhile has committed, and its entry comes first).
  */
 export async function audited<T>(
   db: Db,
@@ -139,8 +156,9 @@ export async function audited<T>(
   target: AuditTarget & { ids: readonly number[] | ((result: NoInfer<T>) => readonly number[]) },
   write: (trx: Db) => Promise<T>,
 ): Promise<T> {
-  return inTransaction(db, async (trx) => {
+  return inTransaction(db, request.log, async (trx) => {
     const known = typeof target.ids === 'function' ? [] : target.ids;
+    await lockTarget(trx, target, known);
     const read = reader(target.table);
     const before = await read(trx, known);
     const result = await write(trx);

@@ -18,6 +18,7 @@ import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeSessionsOf, startSession } from '../../auth/sessions.ts';
 import { signToken } from '../../auth/tokens.ts';
@@ -74,7 +75,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await attempt.succeeded();
 
-      const { sessionId, expiresAt } = await db.transaction().execute(async (trx) => {
+      const { sessionId, expiresAt } = await inTransaction(db, request.log, async (trx) => {
         const session = await startSession(trx, {
           accountId: account.id,
           ip: request.ip,
@@ -105,7 +106,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, request.log, async (trx) => {
         await revokeSession(trx, request.account.sessionId);
         await trx
           .insertInto('loginHistory')

@@ -24,6 +24,7 @@ import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/r
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
+import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { defineList } from '../../db/lists.ts';
 import calendarRoutes from './calendar.ts';
 
@@ -267,13 +268,9 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { year } = request.params;
-      const rows = await db.transaction().execute(async (trx) => {
-        const all = await trx.selectFrom('specialDays').select('id').execute();
-        const before = await snapshots(
-          trx,
-          'specialDays',
-          all.map((r) => r.id),
-        );
+      const rows = await inTransaction(db, request.log, async (trx) => {
+        const all = await lockRows(trx, 'specialDays', 'all');
+        const before = await snapshots(trx, 'specialDays', all);
         const at = now();
         const others = await trx
           .updateTable('specialDays')

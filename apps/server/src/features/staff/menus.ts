@@ -30,6 +30,8 @@ import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, notFound } from '../../http/errors.ts';
 import { requireAll } from '../../http/bulk.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
+import type { Db } from '../../db/connect.ts';
+import { lockRows } from '../../db/transaction.ts';
 import { lockStaffAndMenus } from '../accounts/service.ts';
 import type { FastifyRequest } from 'fastify';
 import { audited, auditedCreate, type AuditRow, type RowsReader } from '../audit/record.ts';
@@ -69,7 +71,15 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     return grants;
   };
   const grantsOf = (accountId: number) =>
-    ({ area: 'staff', table: grantRows, action: 'PERMISSIONS', ids: [accountId] }) as const;
+    ({
+      area: 'staff',
+      table: grantRows,
+      // The account's permission rows, all of them: what a grant change writes.
+      lock: (trx: Db, ids: readonly number[]) =>
+        lockRows(trx, 'userPermissions', ids, { column: 'accountId' }),
+      action: 'PERMISSIONS',
+      ids: [accountId],
+    }) as const;
   const menuTarget = (action: AuditAction, id?: number) =>
     ({ area: 'menus', table: 'menus', action, ids: id === undefined ? [] : [id] }) as const;
 
@@ -223,6 +233,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
           .executeTakeFirst();
         if (!menu) throw notFound(MESSAGES.menuNotFound);
         if (menu.builtIn) throw conflict(MESSAGES.menuBuiltIn);
+        await lockRows(trx, 'userPermissions', [id], { column: 'menuId', mode: 'update' });
         await trx.deleteFrom('userPermissions').where('menuId', '=', id).execute();
         return trx.deleteFrom('menus').where('id', '=', id).returning('id').executeTakeFirst();
       });

@@ -33,6 +33,7 @@ import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList, type Lists, type ListSpec, type PageQuery } from '../../db/lists.ts';
 import { arg, precompile } from '../../db/precompiled.ts';
 import type { Db } from '../../db/connect.ts';
+import { lockRows } from '../../db/transaction.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
 import type { FastifyRequest } from 'fastify';
@@ -235,7 +236,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     return rows;
   };
   const target = (action: AuditAction, id?: number) =>
-    ({ area: 'users', table: userRows, action, ids: id === undefined ? [] : [id] }) as const;
+    ({
+      area: 'users',
+      table: userRows,
+      lock: (trx: Db, ids: readonly number[]) => lockRows(trx, 'accounts', ids),
+      action,
+      ids: id === undefined ? [] : [id],
+    }) as const;
 
   app.post(
     PATHS.userRegister,
