@@ -17,7 +17,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
-import { Instance, Nginx, findNginx, freePort, sharedSecret } from './cluster.ts';
+import { Instance, Nginx, findNginx, freePort, sharedSecret, waitUntil } from './cluster.ts';
 
 const nginxBinary = findNginx();
 if (!nginxBinary && process.env.CI)
@@ -245,6 +245,17 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     );
     expect(stale).toBe(0);
   }, 300_000);
+
+  it('answers with the request id nginx made and logged', async () => {
+    const res = await fetch(`${nginx.url}/api/v1/health`);
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await waitUntil('the access log line', async () =>
+      fs.readFileSync(nginx.accessLog, 'utf8').includes(` ${id}`),
+    );
+    // /metrics is scraped on each instance's own port, never through nginx.
+    expect((await fetch(`${nginx.url}/metrics`)).status).toBe(404);
+  });
 
   it('counts sign-in failures of one account across both instances', async () => {
     const staff = await newStaff();
