@@ -93,6 +93,16 @@ async function tokenFor(accountId: number): Promise<string> {
   );
 }
 
+const faqCount = async () =>
+  Number(
+    (
+      await db.db
+        .selectFrom('faqs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+
 let staffCount = 0;
 async function newStaff() {
   staffCount += 1;
@@ -335,14 +345,7 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
   });
 
   it('loses no request while both instances restart one after the other under load', async () => {
-    const before = Number(
-      (
-        await db.db
-          .selectFrom('faqs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirst()
-      )?.n ?? 0,
-    );
+    const before = await faqCount();
     let running = true;
     const failures: string[] = [];
     let answered = 0;
@@ -396,14 +399,7 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     ).toEqual([]);
     expect(answered).toBeGreaterThan(200);
     // Every FAQ answered as created exists once: nothing was lost, nothing carried out twice.
-    const after = Number(
-      (
-        await db.db
-          .selectFrom('faqs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirst()
-      )?.n ?? 0,
-    );
+    const after = await faqCount();
     expect(after - before).toBe(created);
   }, 120_000);
 });

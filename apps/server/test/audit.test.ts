@@ -24,13 +24,7 @@ let appId: number;
 let categoryId: number;
 
 beforeAll(async () => {
-  adminId = (
-    await s.ctx.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
+  adminId = s.adminId;
   const make = async (url: string, payload: object) => {
     const res = await call('POST', url, payload);
     expect(res.statusCode, res.body).toBe(200);

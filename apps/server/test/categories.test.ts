@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
-import { ADMIN, startServer } from './harness.ts';
+import { startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -64,13 +64,7 @@ beforeAll(async () => {
     payload: { name: 'Posters App' },
   });
   appId = app.json().result.id;
-  adminId = (
-    await s.ctx.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
+  adminId = s.adminId;
 });
 
 /** A poster row using `categoryId`, written straight to the database. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Status } from '@master-admin/contract';
-import { ADMIN, startServer } from './harness.ts';
+import { startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -83,13 +83,7 @@ async function insertPoster(masterAppId: number, createdAt: string, downloadCoun
 beforeAll(async () => {
   appA = await insertApp('App A');
   appB = await insertApp('App B');
-  adminId = (
-    await s.ctx.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
+  adminId = s.adminId;
   // Staff and admins are accounts too, but never counted as users.
   await s.staff();
 

@@ -36,7 +36,8 @@ export interface TestServer {
   config: Config;
   /** The environment `config` was read from: the operator tool's, to work on this server's store. */
   env: Record<string, string>;
-  /** A token of the SUPER_ADMIN created at start. */
+  /** The SUPER_ADMIN created at start, and a token of it. */
+  adminId: number;
   adminToken: string;
   /** A request under the API base (`url` without /api/v1), with `token` as bearer when given. */
   api(options: InjectOptions & { url: string; token?: string }): Promise<LightMyRequestResponse>;
@@ -197,13 +198,13 @@ export async function startServer(
     .select('id')
     .where('email', '=', ADMIN.email)
     .executeTakeFirst();
-  if (!restored) {
-    await createBackOfficeAccount(ctx.db, {
+  const adminId =
+    restored?.id ??
+    (await createBackOfficeAccount(ctx.db, {
       role: 'SUPER_ADMIN',
       email: ADMIN.email,
       password: ADMIN.password,
-    });
-  }
+    }));
   const { logLines } = options;
   const app = await buildApp(ctx, {
     logStream: logLines && { write: (line) => void logLines.push(JSON.parse(line)) },
@@ -272,6 +273,7 @@ export async function startServer(
     storedFiles,
     mediaFile: (url) => path.join(mediaDir, url.slice('/media/'.length)),
     rowCount,
+    adminId,
     adminToken: await login(ADMIN.email, ADMIN.password),
     api,
     login,

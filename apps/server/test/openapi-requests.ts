@@ -5,7 +5,7 @@
  * what the server does, so that a route added later is covered by all of them.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN, type TestServer } from './harness.ts';
+import type { TestServer } from './harness.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { valid, type JsonSchema } from './openapi-values.ts';
@@ -37,13 +37,7 @@ export async function documentClient(s: TestServer) {
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   );
-  const adminId = (
-    await s.ctx.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
+  const adminId = s.adminId;
   const png = await images.png();
   const mp4 = videos.mp4();
   /** A file of the kind the field's description says it takes. */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Status } from '@master-admin/contract';
-import { ADMIN, startServer } from './harness.ts';
+import { startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -89,13 +89,7 @@ async function insertPoster(p: {
 beforeAll(async () => {
   appA = await insertApp('Trend App A');
   appB = await insertApp('Trend App B');
-  adminId = (
-    await db
-      .selectFrom('accounts')
-      .select('id')
-      .where('email', '=', ADMIN.email)
-      .executeTakeFirstOrThrow()
-  ).id;
+  adminId = s.adminId;
   for (const name of ['Festivals', 'Greetings', 'Quotes']) {
     const at = '2025-01-01T00:00:00.000Z';
     categories.push(
