@@ -29,6 +29,14 @@ export default defineConfig({
             // React on its own: it changes less often than the app (a longer cache life), and
             // no chunk the first screen loads passes 100 kB gzipped.
             { name: 'react', test: /node_modules\/(react|react-dom|scheduler)\// },
+            // Everything else the entry loads, in the entry's own file. Left to itself rolldown
+            // puts a module the entry loads in a file of its own once a lazily loaded chunk imports
+            // it but not the entry's module that imports it (its pass folding shared modules back
+            // into the entry skips a fold that would make a cycle, and does not retry it):
+            // DATE_MIN/DATE_MAX in the lazy period pickers did that to zod and the contract's
+            // fields.ts (imported by auth.ts), one more script on every first load. Mantine's core
+            // (CloseButton-*.js) was a file of its own already.
+            { name: 'index', tags: ['$initial'] },
           ],
         },
       },
