@@ -9,7 +9,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import type { CompiledQuery } from 'kysely';
-import type { ReadReply, ReadRequest } from './sqlite-reader.ts';
+import type { CloseRequest, ReadReply, ReadRequest } from './sqlite-reader.ts';
 
 export interface ReadPool {
   /** Runs read-only statements (together, when it can) and resolves with each one's rows. */
@@ -74,14 +74,32 @@ class ReaderThread {
     });
   }
 
+  /**
+   * Asks the thread to close its connection and end, and resolves once it has. Not
+   * `worker.terminate()`: a thread ended while it loads better-sqlite3 aborts the whole process
+   * (the addon's registration fails as its environment goes: "FATAL ERROR: Error::New
+   * napi_get_last_error_info", seen once in a CI run). The request waits behind the thread's
+   * loading and its reads under way; a thread that has not ended after `graceMs` is terminated.
+   */
+  close(graceMs = 5000): Promise<void> {
+    if (this.worker.threadId === -1) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Reads asked for in this turn go first: the thread answers them, then ends.
+    this.#flush();
+    this.worker.postMessage('close' satisfies CloseRequest);
+    const timer = setTimeout(() => void this.worker.terminate(), graceMs);
+    return exited.finally(() => clearTimeout(timer));
+  }
+
   send(request: ReadRequest, waiting: Pending) {
     this.pending.set(request.id, waiting);
-    if (this.#outbox.push(request) > 1) return;
-    setImmediate(() => {
-      const requests = this.#outbox;
-      this.#outbox = [];
-      this.worker.postMessage(requests);
-    });
+    if (this.#outbox.push(request) === 1) setImmediate(() => this.#flush());
+  }
+
+  #flush() {
+    if (this.#outbox.length === 0) return;
+    this.worker.postMessage(this.#outbox);
+    this.#outbox = [];
   }
 }
 
@@ -134,7 +152,7 @@ export class SqliteReadPool implements ReadPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all(this.#threads.map((t) => t.worker.terminate()));
+    await Promise.all(this.#threads.map((t) => t.close()));
   }
 }
 

@@ -18,6 +18,9 @@ export type ReadReply =
   | { id: number; results: unknown[][] }
   | { id: number; error: { message: string; code: string | undefined } };
 
+/** The message that asks the thread to close its connection and end (reads.ts). */
+export type CloseRequest = 'close';
+
 const { file } = workerData as { file: string };
 const db = new SQLite(file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
@@ -55,7 +58,11 @@ const HOLD_MS = 2;
 
 // Requests come in batches (reads.ts); their answers go back together too, unless a slow one
 // (a common keyword) would hold the quick ones before it.
-parentPort!.on('message', (requests: ReadRequest[]) => {
+parentPort!.on('message', (requests: ReadRequest[] | CloseRequest) => {
+  if (requests === 'close') {
+    db.close();
+    process.exit(0);
+  }
   let replies: ReadReply[] = [];
   let since = performance.now();
   for (const request of requests) {
