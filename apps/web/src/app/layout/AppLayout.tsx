@@ -1,6 +1,6 @@
 // The styles of the components behind sign-in (the first screen loads few).
 import '../../styles/signed-in';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import {
   ActionIcon,
   AppShell,
@@ -114,8 +114,7 @@ function ColorSchemeToggle() {
  * Whether a scrolling box has more below what shows (the menu at 900 px tall hides its last
  * links): it then shows a fade at its bottom edge.
  */
-function useMoreBelow() {
-  const ref = useRef<HTMLDivElement>(null);
+function useMoreBelow(ref: RefObject<HTMLDivElement | null>) {
   const [moreBelow, setMoreBelow] = useState(false);
   useEffect(() => {
     const box = ref.current;
@@ -129,8 +128,8 @@ function useMoreBelow() {
       box.removeEventListener('scroll', check);
       resized.disconnect();
     };
-  }, []);
-  return { ref, moreBelow };
+  }, [ref]);
+  return moreBelow;
 }
 
 /** Grants read while the shell's code loaded (router.tsx): its first render knows them. */
@@ -154,7 +153,8 @@ function Shell() {
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
-  const menu = useMoreBelow();
+  const menuRef = useRef<HTMLDivElement>(null);
+  const moreBelow = useMoreBelow(menuRef);
 
   // A refusal means the grants changed: read them again, so screens and buttons follow.
   useEffect(() => {
@@ -227,9 +227,9 @@ function Shell() {
         <Divider my={6} />
         <AppShell.Section
           grow
-          ref={menu.ref}
+          ref={menuRef}
           className={classes.navScroll}
-          data-more-below={menu.moreBelow || undefined}
+          data-more-below={moreBelow || undefined}
         >
           <nav aria-label="Areas">
             <NavItems items={MAIN_NAV} onNavigate={close} />
@@ -243,7 +243,7 @@ function Shell() {
             <NavItems items={MORE_NAV} onNavigate={close} />
           </nav>
         </AppShell.Section>
-        {menu.moreBelow && <div className={classes.moreBelow} aria-hidden />}
+        {moreBelow && <div className={classes.moreBelow} aria-hidden />}
       </AppShell.Navbar>
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
