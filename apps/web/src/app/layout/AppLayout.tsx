@@ -17,7 +17,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLock, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
+import { IconChevronDown, IconLock, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
@@ -243,7 +243,11 @@ function Shell() {
             <NavItems items={MORE_NAV} onNavigate={close} />
           </nav>
         </AppShell.Section>
-        {moreBelow && <div className={classes.moreBelow} aria-hidden />}
+        {moreBelow && (
+          <div className={classes.moreBelow} aria-hidden>
+            <IconChevronDown size={16} stroke={2} />
+          </div>
+        )}
       </AppShell.Navbar>
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
