@@ -62,12 +62,19 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     [schema],
   );
 
+  // Each opening starts unlocked and not asking.
+  const [wasOpened, setWasOpened] = useState(opened);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (opened) {
+      setLocked(false);
+      setAsking(false);
+    }
+  }
   useEffect(() => {
     if (!opened) return;
     form.reset(defaultValues);
     lock.current = false;
-    setLocked(false);
-    setAsking(false);
     // Reset only when the dialog opens, with the values it opens with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);

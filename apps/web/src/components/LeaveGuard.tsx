@@ -3,7 +3,11 @@ import { Button, Group, Modal, Text, getDefaultZIndex } from '@mantine/core';
 import { useBlocker } from 'react-router';
 
 /** "Discard changes?": the one question asked before typed work is thrown away. */
-export function DiscardDialog(props: { opened: boolean; onKeep: () => void; onDiscard: () => void }) {
+export function DiscardDialog(props: {
+  opened: boolean;
+  onKeep: () => void;
+  onDiscard: () => void;
+}) {
   return (
     <Modal
       opened={props.opened}

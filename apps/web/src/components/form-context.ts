@@ -45,7 +45,7 @@ export function maxLengthOf(schema: z.ZodType, path: string): number | undefined
   let s = unwrap(schema);
   for (const key of path.split('.')) {
     if (!s || defOf(s).type !== 'object') return undefined;
-    s = unwrap((s as z.ZodObject).shape[key]);
+    s = unwrap(((s as z.ZodObject).shape as Record<string, z.ZodType | undefined>)[key]);
   }
   if (!s || defOf(s).type !== 'string') return undefined;
   return (s as z.ZodString).maxLength ?? undefined;
