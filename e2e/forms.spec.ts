@@ -36,7 +36,7 @@ test('a dirty form asks before each way out; a clean one closes at once', async 
     Cancel: () => dialog.getByRole('button', { name: 'Cancel' }).click(),
     // The side menu's link, behind the dialog's overlay (a link inside a form does the same).
     'a link': () => page.locator('nav a[href="/faqs"]').dispatchEvent('click'),
-    Back: () => page.evaluate(() => history.back()),
+    Back: () => page.evaluate('history.back()'),
   };
   for (const [way, act] of Object.entries(leave)) {
     await test.step(way, async () => {
@@ -49,7 +49,7 @@ test('a dirty form asks before each way out; a clean one closes at once', async 
   }
 
   // Discard on Back leaves for the screen before.
-  await page.evaluate(() => history.back());
+  await page.evaluate('history.back()');
   await discardQuestion(page).getByRole('button', { name: 'Discard' }).click();
   await expect(page).toHaveURL(/\/faqs$/);
   await expect(page.getByRole('heading', { name: 'FAQs', level: 2 })).toBeVisible();
