@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Select, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { LINK_TYPES, bannerCreateBody, bannerLinkBody, type Banner } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import { ImageFormField, MasterAppFormField, TextFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
@@ -286,11 +286,10 @@ function LinkFields() {
           />
         )}
       />
-      <TextInput
+      <TextFormField
+        name="link"
         label="Link"
         placeholder="https://… for EXTERNAL, a screen name for INTERNAL"
-        {...form.register('link')}
-        error={form.formState.errors.link?.message}
       />
     </>
   );
