@@ -29,6 +29,7 @@ import {
   IconPlus,
 } from '@tabler/icons-react';
 import { errorText, type Values } from '../lib/api';
+import { MATCHING_MAX, type ListSource, type Selection } from '../lib/bulk';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
 import { ExportButton } from './ExportButton';
@@ -87,6 +88,8 @@ type Params = Pick<
 > & {
   /** The list's CSV export (useList gives it): every row of the current filters, keyword, sort. */
   download?: { path: string; query: Values } | undefined;
+  /** The list call with its current query (useList gives it): offers "Select all N matching". */
+  matching?: ListSource | undefined;
 };
 
 /** `1–20 of 1,234`: the rows shown and how many match. */
@@ -123,8 +126,11 @@ export function DataTable<Row>(props: {
   actions?: (row: Row) => ReactNode;
   /** What a row is called, for its checkbox ("Select Banner #7"); `#id` when not given. */
   rowName?: (row: Row) => string;
-  /** Rows can be selected; the bar above the table offers these actions for the selection. */
-  bulkActions?: (selected: Row[], clear: () => void) => ReactNode;
+  /**
+   * Rows can be selected; the bar above the table offers these actions for the selection: rows
+   * picked on screen, or every row the search and filters match (lib/bulk.ts).
+   */
+  bulkActions?: (selection: Selection<Row>, clear: () => void) => ReactNode;
   /**
    * The narrowest the table gets before it scrolls sideways (560 px when not given): a list with
    * many columns sets more, so its columns are not squeezed until badges and names are cut.
@@ -145,13 +151,19 @@ export function DataTable<Row>(props: {
   const [selection, setSelection] = useState<{
     filterKey: string;
     rows: ReadonlyMap<string | number, Row>;
+    /** Every row matching the search and filters, `total` of them when chosen. */
+    matching?: number;
   }>({ filterKey, rows: new Map() });
-  const selected =
-    selection.filterKey === filterKey ? selection.rows : new Map<string | number, Row>();
+  const current = selection.filterKey === filterKey ? selection : undefined;
+  const selected = current?.rows ?? new Map<string | number, Row>();
+  // "All matching" holds while the total it was chosen for does; a change of the rows ends it.
+  const matching = current?.matching === total ? total : undefined;
+  /** Picks rows on screen (ending "all matching": the rows now picked are the selection). */
   const setSelected = (
     change: (prev: ReadonlyMap<string | number, Row>) => ReadonlyMap<string | number, Row>,
   ) => setSelection({ filterKey, rows: change(selected) });
-  const clearSelection = () => setSelected(() => new Map());
+  const clearSelection = () => setSelection({ filterKey, rows: new Map() });
+  const selectMatching = () => setSelection({ filterKey, rows: selected, matching: total });
 
   // A page past the end (rows deleted, a shared link) moves to the last page.
   useEffect(() => {
@@ -168,10 +180,25 @@ export function DataTable<Row>(props: {
 
   const selectable = props.bulkActions !== undefined;
   const keys = rows.map(props.rowKey);
-  const onPage = keys.filter((k) => selected.has(k)).length;
+  const onPage = matching ? rows.length : keys.filter((k) => selected.has(k)).length;
+  const isSelected = (key: string | number) => matching !== undefined || selected.has(key);
+  const bulkSelection: Selection<Row> | undefined =
+    matching !== undefined && params.matching
+      ? { kind: 'matching', source: params.matching, count: matching }
+      : selected.size > 0
+        ? { kind: 'rows', rows: [...selected.values()], count: selected.size }
+        : undefined;
+  // The whole page is picked and more rows match: offer them all.
+  const offerMatching =
+    matching === undefined &&
+    params.matching !== undefined &&
+    rows.length > 0 &&
+    onPage === rows.length &&
+    total > selected.size;
   const toggle = (row: Row) =>
     setSelected((prev) => {
-      const next = new Map(prev);
+      // Leaving "all matching" by unticking a row keeps the rest of this page.
+      const next = new Map(matching ? rows.map((r) => [props.rowKey(r), r] as const) : prev);
       const key = props.rowKey(row);
       if (next.has(key)) next.delete(key);
       else next.set(key, row);
@@ -179,7 +206,7 @@ export function DataTable<Row>(props: {
     });
   const togglePage = () =>
     setSelected((prev) => {
-      const next = new Map(prev);
+      const next = new Map(matching ? [] : prev);
       if (onPage === rows.length) for (const k of keys) next.delete(k);
       else for (const row of rows) next.set(props.rowKey(row), row);
       return next;
@@ -211,7 +238,7 @@ export function DataTable<Row>(props: {
             selection={
               selectable
                 ? {
-                    checked: selected.has(props.rowKey(row)),
+                    checked: isSelected(props.rowKey(row)),
                     toggle: () => toggle(row),
                     label: `Select ${rowLabel(row)}`,
                   }
@@ -258,13 +285,13 @@ export function DataTable<Row>(props: {
               return (
                 <Table.Tr
                   key={key}
-                  bg={selected.has(key) ? 'var(--mantine-primary-color-light)' : undefined}
+                  bg={isSelected(key) ? 'var(--mantine-primary-color-light)' : undefined}
                 >
                   {selectable && (
                     <Table.Td>
                       <Checkbox
                         aria-label={`Select ${rowLabel(row)}`}
-                        checked={selected.has(key)}
+                        checked={isSelected(key)}
                         onChange={() => toggle(row)}
                       />
                     </Table.Td>
@@ -296,7 +323,7 @@ export function DataTable<Row>(props: {
 
   return (
     <Paper withBorder radius="md">
-      {selectable && selected.size > 0 && (
+      {selectable && bulkSelection && (
         <Group
           justify="space-between"
           px="sm"
@@ -310,13 +337,26 @@ export function DataTable<Row>(props: {
         >
           <Group gap="xs">
             <Text size="sm" fw={600} aria-live="polite">
-              {formatNumber(selected.size)} selected
+              {matching !== undefined
+                ? `All ${formatNumber(matching)} matching selected`
+                : `${formatNumber(selected.size)} selected`}
             </Text>
+            {offerMatching &&
+              (total <= MATCHING_MAX ? (
+                <Button size="compact-sm" variant="subtle" onClick={selectMatching}>
+                  Select all {formatNumber(total)} matching
+                </Button>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {formatNumber(total)} match: narrow the search to act on them all (at most{' '}
+                  {formatNumber(MATCHING_MAX)})
+                </Text>
+              ))}
             <Button size="compact-sm" variant="subtle" onClick={clearSelection}>
               Clear selection
             </Button>
           </Group>
-          <Group gap="xs">{props.bulkActions?.([...selected.values()], clearSelection)}</Group>
+          <Group gap="xs">{props.bulkActions?.(bulkSelection, clearSelection)}</Group>
         </Group>
       )}
       {phone && (rows.length > 0 || loading) && (selectable || params.sorts.length > 0) && (
