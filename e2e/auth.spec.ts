@@ -43,7 +43,11 @@ const token = (page: import('@playwright/test').Page) =>
   page.evaluate(() => localStorage.getItem('ACCESS_TOKEN'));
 
 test.describe('sign-in', () => {
-  test('a wrong password shows the error and stays on the sign-in screen', async ({ page }) => {
+  test('a wrong password shows the error and stays on the sign-in screen', async ({
+    page,
+    consoleGuard,
+  }) => {
+    consoleGuard.allowStatus(401, '/auth/admin/login', 'the wrong password is the point');
     await page.goto('/auth/sign-in');
     await submitSignIn(page, ADMIN.email, 'not-the-password');
 
@@ -130,7 +134,10 @@ test.describe('Account', () => {
     sql,
     browser,
     baseURL,
+    consoleGuard,
   }) => {
+    consoleGuard.allowStatus(409, '/auth/admin/pass-reset', 'a wrong current password, on purpose');
+    consoleGuard.allowStatus(401, '/auth/admin/login', 'signing in with the old password');
     const account = await newBackOfficeAccount(sql);
     const newPassword = 'a-brand-new-password-2';
 

@@ -23,7 +23,13 @@ test('create a banner with an image, then change its link, image and status, and
   page,
   request,
   sql,
+  consoleGuard,
 }) => {
+  consoleGuard.allowStatus(
+    415,
+    '/banner/update/',
+    'a file that is not an image, refused on purpose',
+  );
   const app = unique('Banner App');
   const link = `https://example.com/${unique('offer').replace(' ', '-')}`;
   await createMasterApp(request, app);

@@ -37,7 +37,9 @@ function row(page: Page, table: string, text: string) {
 test('a blog: written with an image and formatting, shown, edited, popular, status, deleted', async ({
   page,
   sql,
+  consoleGuard,
 }) => {
+  consoleGuard.allowStatus(404, '/blogs/', 'the deleted blog’s detail address, opened on purpose');
   const title = unique('E2E Blog');
   const renamed = unique('E2E Renamed blog');
   await openSignedIn(page, '/blogs', { heading: 'Blogs' });

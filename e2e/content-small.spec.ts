@@ -88,7 +88,11 @@ test.describe('categories', () => {
     await expect(dialog).toBeHidden();
   }
 
-  test('create, rename (a taken name is refused), change the status, delete', async ({ page }) => {
+  test('create, rename (a taken name is refused), change the status, delete', async ({
+    page,
+    consoleGuard,
+  }) => {
+    consoleGuard.allowStatus(409, '/category/', 'a taken name, refused on purpose');
     const name = unique('E2E Festivals');
     const other = unique('E2E Birthdays');
     const renamed = unique('E2E Festivals renamed');
@@ -162,7 +166,9 @@ test.describe('categories', () => {
   test('a category posters use cannot be deleted: the server’s 409 message', async ({
     page,
     sql,
+    consoleGuard,
   }) => {
+    consoleGuard.allowStatus(409, '/category/remove/', 'deleting a category in use, on purpose');
     const name = unique('E2E In use');
     await openSignedIn(page, '/category', { heading: 'Categories' });
     await createCategory(page, name);

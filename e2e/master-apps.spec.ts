@@ -71,7 +71,9 @@ test('create a master app, then rename it', async ({ page }) => {
 
 test('a taken name is refused with the server’s message, on create and on rename', async ({
   page,
+  consoleGuard,
 }) => {
+  consoleGuard.allowStatus(409, '/master-app', 'a taken name, refused on purpose');
   const first = unique('E2E Taken');
   const second = unique('E2E Second');
   await openMasterApps(page);

@@ -43,7 +43,9 @@ test.describe('Settings', () => {
     page,
     request,
     sql,
+    consoleGuard,
   }) => {
+    consoleGuard.allowStatus(409, '/settings/', 'a second settings row for an app, on purpose');
     const app = await createMasterApp(request, unique('E2E Logo App'));
     const logoName = `Logo of ${app.name}`;
     await openSignedIn(page, '/settings', { heading: 'Settings' });
@@ -181,7 +183,9 @@ test.describe('Notifications', () => {
     page,
     request,
     sql,
+    consoleGuard,
   }) => {
+    consoleGuard.allowStatus(404, '/notifications/single', 'a wrong user id, on purpose');
     const app = await createMasterApp(request, unique('E2E Notify App'));
     const userId = await newUser(sql, app.id);
     const everyone = unique('Diwali sale');

@@ -43,7 +43,14 @@ test('register a user, upload numbered images, see a taken number refused, previ
   page,
   request,
   sql,
+  consoleGuard,
 }) => {
+  consoleGuard.allowStatus(
+    409,
+    '/auth/user/register',
+    'a phone number taken in the app, on purpose',
+  );
+  consoleGuard.allowStatus(409, '/top/', 'a taken image number, on purpose');
   const api = await adminApi(request);
   const app = await createMasterApp(request, unique('Users App'));
   const category = await api<{ id: number }>('post', '/category', {

@@ -143,6 +143,12 @@ test('upload a recorded video for one app, see its row and player, play its embe
   const player = page.getByRole('dialog', { name: `Video #${row!.id} of ${app.name}` });
   const frame = player.locator('iframe');
   await expect(frame).toHaveAttribute('src', `/embed/video/${row!.video_id}`);
+  // The player fills the wide dialog at 16:9 (it opened at an iframe's default 300x150 when the
+  // AspectRatio's stylesheet was missing).
+  const box = (await frame.boundingBox())!;
+  const dialogBox = (await player.boundingBox())!;
+  expect(box.width).toBeGreaterThan(dialogBox.width * 0.85);
+  expect(Math.abs(box.height - (box.width * 9) / 16)).toBeLessThan(2);
   expect(
     await duration(
       page.frameLocator(`iframe[title="Player of video #${row!.id}"]`).locator('video'),

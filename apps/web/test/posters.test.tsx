@@ -139,6 +139,9 @@ describe('posters', () => {
     const full = await screen.findByRole('dialog', { name: 'Poster #7' });
     expect(within(full).getByRole('img', { name: 'Poster #7' })).toHaveAttribute('src', image(7));
     await userEvent.keyboard('{Escape}');
+    // Closed, focus is back on the thumbnail it opened from.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Poster #7' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Show Poster #7' })).toHaveFocus();
 
     const categorySelect = screen.getByRole('combobox', { name: 'Category' });
     await waitFor(() => expect(categorySelect).toBeEnabled());

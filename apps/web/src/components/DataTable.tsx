@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -436,18 +436,7 @@ export function DataTable<Row>(props: {
           {params.download && <ExportButton download={params.download} total={total} />}
         </Group>
         <Group gap="sm" wrap="wrap">
-          {!phone && (
-            <SegmentedControl
-              size="xs"
-              aria-label="Row density"
-              value={density}
-              onChange={setDensity}
-              data={[
-                { value: 'comfortable', label: 'Comfortable' },
-                { value: 'compact', label: 'Compact' },
-              ]}
-            />
-          )}
+          {!phone && <DensityControl value={density} onChange={setDensity} />}
           <Group gap={6}>
             <Text size="sm" c="dimmed" component="label" htmlFor={`${props.label}-page-size`}>
               Rows per page
@@ -482,6 +471,30 @@ export function DataTable<Row>(props: {
     </Paper>
   );
 }
+
+const DENSITIES = [
+  { value: 'comfortable', label: 'Comfortable' },
+  { value: 'compact', label: 'Compact' },
+];
+
+/**
+ * The density switch, drawn again only when the density changes: its sliding indicator measures
+ * the page on every render, and the table renders on every step of a load.
+ */
+const DensityControl = memo(function DensityControl(props: {
+  value: Density;
+  onChange: (value: Density) => void;
+}) {
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label="Row density"
+      value={props.value}
+      onChange={(v) => props.onChange(v as Density)}
+      data={DENSITIES}
+    />
+  );
+});
 
 /**
  * Headings stay on one line: wrapped, the heading row grew when the rows came and squeezed its

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Box, Image, Modal, Skeleton, UnstyledButton } from '@mantine/core';
 
 /** The list-size variant of a stored image (the server makes one beside every image). */
@@ -29,11 +29,18 @@ function boxOf(props: ThumbnailBox) {
  */
 export function Thumbnail(props: { src: string | null; alt: string } & ThumbnailBox) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    // Unmounted at once, the Modal cannot hand focus back itself.
+    button.current?.focus();
+  };
   const box = boxOf(props);
   if (!props.src) return <Box {...box} />;
   return (
     <>
       <UnstyledButton
+        ref={button}
         onClick={() => setOpen(true)}
         aria-label={`Show ${props.alt}`}
         display="block"
@@ -49,9 +56,13 @@ export function Thumbnail(props: { src: string | null; alt: string } & Thumbnail
           loading="lazy"
         />
       </UnstyledButton>
-      <Modal opened={open} onClose={() => setOpen(false)} title={props.alt} size="auto" centered>
-        <Image src={props.src} alt={props.alt} maw="80vw" mah="80vh" fit="contain" />
-      </Modal>
+      {/* Mounted only while open: a closed Modal in each of a page's rows cost the list's first
+          render a good part of its time. */}
+      {open && (
+        <Modal opened onClose={close} title={props.alt} size="auto" centered>
+          <Image src={props.src} alt={props.alt} maw="80vw" mah="80vh" fit="contain" />
+        </Modal>
+      )}
     </>
   );
 }

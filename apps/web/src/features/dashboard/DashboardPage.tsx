@@ -166,7 +166,12 @@ function Counts(props: { filters: Record<(typeof FILTERS)[number], string> }) {
                   {formatNumber(counts.data[key])}
                 </Text>
               ) : (
-                <Skeleton h={38} w={80} mt={4} />
+                // As tall as the number that replaces it.
+                <Skeleton w={80}>
+                  <Text fz={32} fw={700} lh={1.2}>
+                    0
+                  </Text>
+                </Skeleton>
               )}
             </div>
             <ThemeIcon variant="light" color={color} size={44} radius="md">

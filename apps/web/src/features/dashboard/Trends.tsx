@@ -1,12 +1,10 @@
 /**
- * The dashboard's trends, loaded lazily below the counts (Recharts is most of this chunk):
- * downloads, new posters and users over time, the most downloaded categories and posters, and the
- * next special days with their active posters. Every card links to the list behind it.
+ * The dashboard's trends, loaded lazily below the counts: downloads, new posters and users over
+ * time, the most downloaded categories and posters, and the next special days with their active
+ * posters. Every card links to the list behind it. The charts themselves (TrendCharts.tsx) are a
+ * chunk of their own, drawn after the page has painted.
  */
-// The charts' legends draw their colours with ColorSwatch, whose styles the app does not load
-// otherwise (it imports Mantine's CSS per component).
-import '@mantine/core/styles/ColorSwatch.css';
-import '@mantine/charts/styles.css';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import {
   Alert,
   Anchor,
@@ -20,7 +18,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { AreaChart, BarChart } from '@mantine/charts';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { Link, useNavigate } from 'react-router';
@@ -32,6 +29,52 @@ import { useListParams } from '../../lib/list';
 import { POSTER_RATIO, Thumbnail } from '../../components/Thumbnail';
 import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
+
+const loadCharts = () => import('./TrendCharts');
+const DownloadsChart = lazy(() => loadCharts().then((m) => ({ default: m.DownloadsChart })));
+const NewRowsChart = lazy(() => loadCharts().then((m) => ({ default: m.NewRowsChart })));
+const TopCategoriesChart = lazy(() =>
+  loadCharts().then((m) => ({ default: m.TopCategoriesChart })),
+);
+
+/**
+ * Turns for the charts to draw: one chart per moment the browser is idle, after the page has
+ * painted. A chart is a long task on a slow phone, and the three drawn together blocked input
+ * for about a second (Lighthouse's total blocking time on the dashboard).
+ */
+let turns: Promise<void> = Promise.resolve();
+function nextTurn(): Promise<void> {
+  turns = turns.then(
+    () =>
+      new Promise<void>((resolve) => {
+        if (typeof requestIdleCallback === 'function') {
+          requestIdleCallback(() => resolve(), { timeout: 1000 });
+        } else {
+          setTimeout(resolve, 1);
+        }
+      }),
+  );
+  return turns;
+}
+
+/** A chart's place, held by a skeleton of its height until its turn to draw. */
+function DeferredChart(props: { height: number; children: ReactNode }) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void Promise.all([nextTurn(), loadCharts()]).then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const placeholder = <Skeleton h={props.height} />;
+  return ready ? <Suspense fallback={placeholder}>{props.children}</Suspense> : placeholder;
+}
+
+/** The top categories chart's height: a bar per category. */
+function categoriesHeight(rows: number) {
+  return Math.max(120, rows * 40);
+}
 
 const BUCKET_LABELS: Record<TrendBucket, string> = { day: 'Day', week: 'Week', month: 'Month' };
 const BUCKET_DAYS: Record<TrendBucket, number> = { day: 1, week: 7, month: 28 };
@@ -85,12 +128,17 @@ export default function Trends(props: { filters: PeriodFilters }) {
       <Group justify="space-between" wrap="wrap" gap="sm">
         <div>
           <Title order={3}>Trends</Title>
-          {trend.data && (
-            <Text size="sm" c="dimmed">
-              {formatDate(trend.data.from)} to {formatDate(trend.data.to)}, in UTC
-              {trend.data.bucket === 'week' ? ' (weeks start on Monday)' : ''}
-            </Text>
-          )}
+          {/* The line is there before the numbers, so the cards below do not move when they come. */}
+          <Text size="sm" c="dimmed">
+            {trend.data ? (
+              <>
+                {formatDate(trend.data.from)} to {formatDate(trend.data.to)}, in UTC
+                {trend.data.bucket === 'week' ? ' (weeks start on Monday)' : ''}
+              </>
+            ) : (
+              '\u00a0'
+            )}
+          </Text>
         </div>
         <Group gap="xs" role="group" aria-label="Group by">
           {TREND_BUCKETS.map((b) => (
@@ -147,16 +195,9 @@ function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
         rows: points.map((p) => [p.label, formatNumber(p.downloads)]),
       }}
     >
-      <AreaChart
-        h={240}
-        data={points}
-        dataKey="label"
-        series={[{ name: 'downloads', label: 'Downloads', color: 'orange.6' }]}
-        curveType="monotone"
-        withDots={points.length <= 31}
-        valueFormatter={formatNumber}
-        areaChartProps={{ accessibilityLayer: false }}
-      />
+      <DeferredChart height={240}>
+        <DownloadsChart points={points} />
+      </DeferredChart>
     </ChartCard>
   );
 }
@@ -184,18 +225,9 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
         rows: points.map((p) => [p.label, formatNumber(p.posters), formatNumber(p.users)]),
       }}
     >
-      <BarChart
-        h={240}
-        data={points}
-        dataKey="label"
-        series={[
-          { name: 'posters', label: 'Posters', color: 'teal.6' },
-          { name: 'users', label: 'Users', color: 'indigo.6' },
-        ]}
-        withLegend
-        valueFormatter={formatNumber}
-        barChartProps={{ accessibilityLayer: false }}
-      />
+      <DeferredChart height={240}>
+        <NewRowsChart points={points} />
+      </DeferredChart>
     </ChartCard>
   );
 }
@@ -223,23 +255,13 @@ function TopCategoriesCard({ top, app }: { top: TopQuery; app: string }) {
         ]),
       }}
     >
-      <BarChart
-        h={Math.max(120, rows.length * 40)}
-        data={rows}
-        dataKey="name"
-        orientation="vertical"
-        yAxisProps={{ width: 90 }}
-        series={[{ name: 'downloads', label: 'Downloads', color: 'grape.6' }]}
-        valueFormatter={formatNumber}
-        barChartProps={{ accessibilityLayer: false }}
-        barProps={{
-          cursor: 'pointer',
-          onClick: (_: unknown, index: number) => {
-            const c = rows[index];
-            if (c) void navigate(to(c.id));
-          },
-        }}
-      />
+      <DeferredChart height={categoriesHeight(rows.length)}>
+        <TopCategoriesChart
+          rows={rows}
+          height={categoriesHeight(rows.length)}
+          onPick={(c) => void navigate(to(c.id))}
+        />
+      </DeferredChart>
     </ChartCard>
   );
 }

@@ -102,8 +102,8 @@ export function VideoPlayerModal(props: { video: Video | undefined; onClose: () 
             <iframe
               src={video.iframeLink}
               title={`Player of video #${video.id}`}
+              // `allow` grants full screen; `allowFullScreen` beside it only drew a console warning.
               allow="fullscreen; picture-in-picture"
-              allowFullScreen
               style={{ border: 0 }}
             />
           </AspectRatio>
