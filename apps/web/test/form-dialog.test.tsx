@@ -126,6 +126,36 @@ describe('the form dialog', () => {
     await waitFor(() => expect(name).toHaveAccessibleDescription('Must be at most 100 characters'));
   });
 
+  it('guards a form on a screen too: leaving with a half-typed password asks first', async () => {
+    server.use(
+      http.get(api('/account/admin-detail'), () =>
+        HttpResponse.json({
+          id: 1,
+          phoneNumber: null,
+          email: 'a@b.c',
+          status: 'ACTIVE',
+          createdAt: created.createdAt,
+        }),
+      ),
+    );
+    const { router } = renderApp('/profile', { signedInAs: 'a@b.c' });
+    // Untouched: leaving is not held.
+    await screen.findByLabelText('Current password', { selector: 'input' });
+    void router.navigate('/faqs');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/faqs'));
+    void router.navigate('/profile');
+    await userEvent.type(
+      await screen.findByLabelText('Current password', { selector: 'input' }),
+      'half',
+    );
+    void router.navigate('/faqs');
+    await userEvent.click(
+      within(await discardDialog()).getByRole('button', { name: 'Keep editing' }),
+    );
+    expect(router.state.location.pathname).toBe('/profile');
+    expect(screen.getByLabelText('Current password', { selector: 'input' })).toHaveValue('half');
+  });
+
   it('reads each text field’s limit from the contract schema', () => {
     expect(maxLengthOf(categoryBody, 'name')).toBe(100);
     expect(maxLengthOf(faqCreateBody, 'answer')).toBeGreaterThan(100);

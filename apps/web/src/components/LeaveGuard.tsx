@@ -1,4 +1,4 @@
-import { useEffect, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Modal, Text, getDefaultZIndex } from '@mantine/core';
 import { useBlocker, type Blocker } from 'react-router';
 
@@ -27,7 +27,7 @@ export function DiscardDialog(props: {
       zIndex={getDefaultZIndex('modal') + 10}
     >
       <div onKeyDown={keyDown}>
-        <Text size="sm">What you typed in this form has not been saved and will be lost.</Text>
+        <Text size="sm">The changes you made here have not been saved and will be lost.</Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={props.onKeep} data-autofocus>
             Keep editing
@@ -63,4 +63,28 @@ export function LeaveGuard(props: { onBlocked: (blocker: Blocker) => void }) {
     return () => window.removeEventListener('beforeunload', ask);
   }, []);
   return null;
+}
+
+/**
+ * For a form on a screen rather than in a dialog: while `when` (it holds unsaved changes), a move
+ * to another screen asks "Discard changes?" first, and closing the tab gets the browser's question.
+ */
+export function UnsavedChangesGuard(props: { when: boolean }) {
+  const [held, setHeld] = useState<Blocker | null>(null);
+  const answer = (go: boolean) => {
+    if (go) held?.proceed?.();
+    else held?.reset?.();
+    setHeld(null);
+  };
+  if (!props.when) return null;
+  return (
+    <>
+      <LeaveGuard onBlocked={setHeld} />
+      <DiscardDialog
+        opened={held !== null}
+        onKeep={() => answer(false)}
+        onDiscard={() => answer(true)}
+      />
+    </>
+  );
 }
