@@ -4,15 +4,7 @@
  * double submit sends one request; a text past its limit is kept whole and the limit is said.
  */
 import type { Page } from '@playwright/test';
-import {
-  createMasterApp,
-  expect,
-  expectToast,
-  openArea,
-  openSignedIn,
-  test,
-  unique,
-} from './fixtures.ts';
+import { expect, openArea, openSignedIn, test, unique } from './fixtures.ts';
 
 function discardQuestion(page: Page) {
   return page.getByRole('dialog', { name: 'Discard changes?' });
@@ -126,34 +118,4 @@ test('a double submit sends one request; a 300-character name is kept and refuse
   expect(posts).toBe(1);
   const rows = await sql.all('select id from categories where name = ?', [fresh]);
   expect(rows).toHaveLength(1);
-});
-
-test('a server message naming a field names it as the form labels it, and stays', async ({
-  page,
-  request,
-}) => {
-  const app = unique('Forms App');
-  await createMasterApp(request, app);
-  await openSignedIn(page, '/banner', { heading: 'Banners' });
-  await page.getByRole('button', { name: 'New banner' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New banner' });
-  await dialog.getByRole('combobox', { name: 'Master app' }).click();
-  await page.getByRole('option', { name: app, exact: true }).click();
-  // Called a PNG, but not an image: the server reads the content and refuses the field "file".
-  await dialog
-    .locator('input[type=file]')
-    .setInputFiles({
-      name: 'fake.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from('not an image'),
-    });
-  await dialog.getByRole('combobox', { name: 'Link type' }).click();
-  await page.getByRole('option', { name: 'INTERNAL' }).click();
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  const toast = page.locator('.mantine-Notifications-root').getByRole('alert');
-  await expect(toast).toContainText('Image: Only JPEG, PNG, WebP or GIF images are accepted');
-  // Errors stay until closed (success toasts go after 2 s).
-  await page.waitForTimeout(2500);
-  await expectToast(page, 'Image: Only JPEG');
-  await expect(dialog).toBeVisible();
 });

@@ -154,6 +154,10 @@ describe('the form dialog', () => {
     );
     expect(router.state.location.pathname).toBe('/profile');
     expect(screen.getByLabelText('Current password', { selector: 'input' })).toHaveValue('half');
+    // A sign-out (or an ended session) is not held: the session is gone, nothing could be saved.
+    void router.navigate('/auth/sign-in');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/sign-in'));
+    expect(screen.queryByText('Discard changes?')).not.toBeInTheDocument();
   });
 
   it('reads each text field’s limit from the contract schema', () => {

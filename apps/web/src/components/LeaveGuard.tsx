@@ -2,6 +2,8 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Modal, Text, getDefaultZIndex } from '@mantine/core';
 import { useBlocker, type Blocker } from 'react-router';
 
+const SIGN_IN = '/auth/sign-in';
+
 /** "Discard changes?": the one question asked before typed work is thrown away. */
 export function DiscardDialog(props: {
   opened: boolean;
@@ -50,8 +52,10 @@ export function DiscardDialog(props: {
 export function LeaveGuard(props: { onBlocked: (blocker: Blocker) => void }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      currentLocation.pathname !== nextLocation.pathname ||
-      currentLocation.search !== nextLocation.search,
+      // Not to sign-in (a sign-out, an ended session): the session is gone, nothing could be saved.
+      nextLocation.pathname !== SIGN_IN &&
+      (currentLocation.pathname !== nextLocation.pathname ||
+        currentLocation.search !== nextLocation.search),
   );
   const { onBlocked } = props;
   useEffect(() => {
