@@ -161,9 +161,14 @@ beforeAll(async () => {
  * A bulk status race: every row's status is that of the last call, in commit order, that named
  * it, and each entry's old status is the one the call before it left.
  */
-async function statusRace(area: 'posters' | 'videos', url: string, ids: number[]) {
+async function statusRace(
+  area: 'posters' | 'videos' | 'users',
+  url: string,
+  ids: number[],
+  table: 'posters' | 'videos' | 'accounts' = area === 'users' ? 'accounts' : area,
+) {
   const initial = new Map(
-    (await db.selectFrom(area).select(['id', 'status']).where('id', 'in', ids).execute()).map(
+    (await db.selectFrom(table).select(['id', 'status']).where('id', 'in', ids).execute()).map(
       (r) => [r.id, r.status as string],
     ),
   );
@@ -187,7 +192,7 @@ async function statusRace(area: 'posters' | 'videos', url: string, ids: number[]
     state.set(entry.rowId, call.status);
   }
   expect(recorded.length).toBe(calls.reduce((n, call) => n + call.ids.length, 0));
-  const now = await db.selectFrom(area).select(['id', 'status']).where('id', 'in', ids).execute();
+  const now = await db.selectFrom(table).select(['id', 'status']).where('id', 'in', ids).execute();
   expect(new Map(now.map((r) => [r.id, r.status as string]))).toEqual(state);
 }
 
@@ -236,6 +241,20 @@ describe('100 concurrent overlapping bulk calls', () => {
 
   it('video/bulk-status', async () => {
     await statusRace('videos', PATHS.videoBulkStatus, await uploadVideos(40));
+  });
+
+  it('account/user/bulk-status', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      ids.push(
+        await made(PATHS.userRegister, {
+          name: `Race User ${i}`,
+          phoneNumber: String(8_200_000_000 + i),
+          masterAppId: apps[i % apps.length],
+        }),
+      );
+    }
+    await statusRace('users', PATHS.userBulkStatus, ids);
   });
 
   it('poster/bulkDelete, of posters with downloads', async () => {

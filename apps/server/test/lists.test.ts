@@ -551,9 +551,11 @@ describe('sort', () => {
 describe.runIf(TEST_DB === 'sqlite')('query plans (SQLite)', () => {
   it('sorts every list by every field it allows from an index (no sort of the whole list)', async () => {
     for (const list of ALL_LISTS) {
+      // The users list always asks for role USER (its sort indexes begin with it, 0020).
+      const scope = list === USERS_LIST ? { role: 'USER' } : {};
       for (const field of list.sorts) {
         for (const sort of [field, `-${field}`]) {
-          const [page] = s.ctx.lists.statements(list, { limit: 10, offset: 0, sort });
+          const [page] = s.ctx.lists.statements(list, { limit: 10, offset: 0, sort, ...scope });
           const lines = await plan({ sql: bind(page!.sql, page!.parameters), parameters: [] });
           // The page's own few rows are sorted at the end; the list itself must come in order.
           const sorts = lines.filter((l) => l.includes('USE TEMP B-TREE FOR ORDER BY'));

@@ -10,6 +10,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ThemeProvider } from '../src/app/providers';
 import { DataTable, DENSITY_KEY, PHONE_QUERY, type Column } from '../src/components/DataTable';
 import { RowActions } from '../src/components/RowActions';
+import type { Selection } from '../src/lib/bulk';
 import { useListParams } from '../src/lib/list';
 
 type Fruit = { id: number; name: string; stock: number };
@@ -31,8 +32,11 @@ const idle = { isPending: false, isFetching: false, isError: false, error: null,
 function Fruits(props: {
   rows?: Fruit[];
   total?: number;
-  onBulk?: (rows: Fruit[]) => void;
+  onBulk?: (selection: Selection<Fruit>) => void;
   onCreate?: () => void;
+  query?: typeof idle;
+  /** The list call behind the table, so "Select all N matching" is offered. */
+  matching?: boolean;
 }) {
   const params = useListParams(['kind'], ['name', 'stock']);
   const rows = props.rows ?? FRUITS;
@@ -44,8 +48,8 @@ function Fruits(props: {
       total={props.total ?? rows.length}
       rowKey={(f) => f.id}
       rowName={(f) => f.name}
-      params={params}
-      query={idle}
+      params={props.matching ? { ...params, matching: { path: '/fruits', query: {} } } : params}
+      query={props.query ?? idle}
       empty={{
         title: 'No fruit yet',
         description: 'Fruit is what the shop sells.',
@@ -158,7 +162,7 @@ describe('DataTable', () => {
     expect(all).toHaveAttribute('data-indeterminate', 'true');
 
     await userEvent.click(within(bar).getByRole('button', { name: 'Delete selected' }));
-    expect(onBulk).toHaveBeenCalledWith([FRUITS[0], FRUITS[2]]);
+    expect(onBulk).toHaveBeenCalledWith({ kind: 'rows', rows: [FRUITS[0], FRUITS[2]], count: 2 });
     expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull();
     expect(screen.getByRole('checkbox', { name: 'Select Apple' })).not.toBeChecked();
   });
@@ -173,6 +177,27 @@ describe('DataTable', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
     expect(screen.queryByText('3 selected')).toBeNull();
     expect(screen.getByRole('checkbox', { name: 'Select Banana' })).not.toBeChecked();
+  });
+
+  it('offers every matching row once the whole page is picked, up to a limit', async () => {
+    const onBulk = vi.fn();
+    renderTable('/fruits', { onBulk, matching: true, total: 50 });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Apple' }));
+    expect(screen.queryByRole('button', { name: /Select all/ })).toBeNull();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select every row on this page' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Select all 50 matching' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    expect(onBulk).toHaveBeenCalledWith({
+      kind: 'matching',
+      source: { path: '/fruits', query: {} },
+      count: 50,
+    });
+    cleanup();
+
+    renderTable('/fruits', { onBulk, matching: true, total: 25_000 });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select every row on this page' }));
+    expect(screen.queryByRole('button', { name: /Select all/ })).toBeNull();
+    expect(screen.getByText(/25,000 match: narrow the search/)).toBeInTheDocument();
   });
 
   it('has no checkboxes where the screen offers no bulk action', () => {
@@ -246,5 +271,25 @@ describe('DataTable', () => {
     expect(router.state.location.search).toBe('?sort=-stock');
     // Density is a table matter: cards have none.
     expect(screen.queryByRole('radio', { name: 'Compact' })).toBeNull();
+  });
+
+  it('keeps its frame while the first rows load: headings, a page of row places, the footer', () => {
+    const loading = { ...idle, isPending: true, isFetching: true };
+    renderTable('/fruits?limit=10', { rows: [], total: 0, query: loading, onBulk: vi.fn() });
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('loading-row')).toHaveLength(10);
+    expect(screen.getByText('Rows per page')).toBeInTheDocument();
+    expect(screen.getByTestId('list-range')).toHaveTextContent('0 of 0');
+    // No empty state while the rows are on their way.
+    expect(screen.queryByText('No fruit yet')).toBeNull();
+  });
+
+  it('on a phone, has the select-all and sort bar while the first rows load', () => {
+    restore = atPhoneWidth();
+    const loading = { ...idle, isPending: true, isFetching: true };
+    renderTable('/fruits', { rows: [], total: 0, query: loading, onBulk: vi.fn() });
+    expect(screen.getAllByTestId('loading-row')).toHaveLength(20);
+    expect(screen.getByRole('checkbox', { name: 'Select all on this page' })).toBeDisabled();
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toBeInTheDocument();
   });
 });

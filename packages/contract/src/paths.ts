@@ -84,6 +84,7 @@ export const PATHS = {
   userEdit: (accountId: number | string) => `/user-details/admin/edit/${accountId}`,
   userDateLimit: (accountId: number | string) => `/account/update-datelimit/${accountId}`,
   userStatus: (id: number | string) => `/account/user/status/${id}`,
+  userBulkStatus: '/account/user/bulk-status',
   userTopBanner: (accountId: number | string) => `/user-details/top-banner/${accountId}`,
   userBottomBanner: (accountId: number | string) => `/user-details/bottom-banner/${accountId}`,
   userDelete: (id: number | string) => `/account/delete-user/${id}`,

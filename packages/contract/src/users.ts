@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { Activity, LoginDirection, SIDES, STATUSES, Side, Status, WalletKind } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse } from './common.ts';
+import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
 import {
   blankAsAbsent,
   blankAsNull,
@@ -19,7 +19,7 @@ import {
   timestamp,
 } from './fields.ts';
 import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
-import { defNum, position } from './posters.ts';
+import { bulkIds, defNum, position } from './posters.ts';
 
 export const USER_NAME_MAX = 100;
 export const USER_EMAIL_MAX = 254;
@@ -113,7 +113,11 @@ export type UserUpdateBody = z.input<typeof userUpdateBody>;
 export const dateLimitBody = z.strictObject({ dateLimit: dateLimitOrNone });
 export type DateLimitBody = z.input<typeof dateLimitBody>;
 
+/** Fields the users list may be sorted by (each indexed with the list's role, 0020). */
+export const USER_SORTS = ['createdAt', 'name', 'email', 'status', 'dateLimit'] as const;
+
 export const userListQuery = listQuery.extend({
+  sort: sortParam(USER_SORTS),
   status: optionalEnum(STATUSES).meta({
     description: 'DELETED users are listed only when this is DELETED',
   }),
@@ -122,6 +126,21 @@ export const userListQuery = listQuery.extend({
 export type UserListQuery = z.input<typeof userListQuery>;
 
 export const userList = listResponse(user);
+
+/** The statuses a bulk change may set: DELETED is not one (delete is its own call, API.md). */
+export const USER_BULK_STATUSES = STATUSES.filter((s) => s !== 'DELETED') as [
+  Exclude<Status, 'DELETED'>,
+  ...Array<Exclude<Status, 'DELETED'>>,
+];
+
+/** The body of `account/user/bulk-status`. */
+export const userBulkStatusBody = z.strictObject({
+  ids: bulkIds,
+  status: z.enum(USER_BULK_STATUSES, {
+    error: `Must be one of ${USER_BULK_STATUSES.join(', ')}`,
+  }),
+});
+export type UserBulkStatusBody = z.input<typeof userBulkStatusBody>;
 export const userMutation = mutationResponse(user);
 
 // ---------------------------------------------------------------------------------------------

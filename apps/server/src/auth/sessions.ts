@@ -135,12 +135,16 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .execute();
 }
 
-/** Ends every session of an account (but `keep`, the caller's own, when given). */
-export async function revokeSessionsOf(db: Db, accountId: number, keep?: string): Promise<void> {
+/** Ends every session of an account or accounts (but `keep`, the caller's own, when given). */
+export async function revokeSessionsOf(
+  db: Db,
+  accountId: number | readonly number[],
+  keep?: string,
+): Promise<void> {
   let q = db
     .updateTable('sessions')
     .set({ revokedAt: now() })
-    .where('accountId', '=', accountId)
+    .where('accountId', typeof accountId === 'number' ? '=' : 'in', accountId)
     .where('revokedAt', 'is', null);
   if (keep) q = q.where('id', '<>', keep);
   await q.execute();

@@ -21,6 +21,7 @@ import { usersSearch } from './migrations/0016-users-search.ts';
 import { topDownloads } from './migrations/0017-top-downloads.ts';
 import { authChangesUnwatched } from './migrations/0018-auth-changes-unwatched.ts';
 import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.ts';
+import { usersSorts } from './migrations/0020-users-sorts.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0017-top-downloads': topDownloads(d),
     '0018-auth-changes-unwatched': authChangesUnwatched(d),
     '0019-downloads-gone-in-order': downloadsGoneInOrder(d),
+    '0020-users-sorts': usersSorts(),
   };
 }
 

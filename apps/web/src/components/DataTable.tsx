@@ -12,6 +12,7 @@ import {
   Paper,
   SegmentedControl,
   Select,
+  Skeleton,
   Stack,
   Table,
   Text,
@@ -28,6 +29,7 @@ import {
   IconPlus,
 } from '@tabler/icons-react';
 import { errorText, type Values } from '../lib/api';
+import { MATCHING_MAX, type ListSource, type Selection } from '../lib/bulk';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
 import { ExportButton } from './ExportButton';
@@ -43,7 +45,19 @@ export type Column<Row> = {
   sort?: string;
   /** On a phone: 'title' heads the row's card, 'hidden' leaves the column out. */
   card?: 'title' | 'hidden';
+  /**
+   * What the cell shows while the rows load, when its content is taller than a line of text (a
+   * thumbnail): the loading rows are as tall as the rows that replace them, so nothing jumps.
+   */
+  skeleton?: ReactNode;
 };
+
+/** A loading cell: one line of text's height. */
+const LINE_SKELETON = <Skeleton w="70%">{'\u00a0'}</Skeleton>;
+/** A loading row's actions menu button (an ActionIcon's size). */
+const ACTIONS_SKELETON = <Skeleton w={28} h={28} ml="auto" />;
+/** A loading row's checkbox (a Checkbox's size). */
+const CHECKBOX_SKELETON = <Skeleton w={20} h={20} />;
 
 type QueryState = {
   isPending: boolean;
@@ -74,6 +88,8 @@ type Params = Pick<
 > & {
   /** The list's CSV export (useList gives it): every row of the current filters, keyword, sort. */
   download?: { path: string; query: Values } | undefined;
+  /** The list call with its current query (useList gives it): offers "Select all N matching". */
+  matching?: ListSource | undefined;
 };
 
 /** `1–20 of 1,234`: the rows shown and how many match. */
@@ -110,8 +126,11 @@ export function DataTable<Row>(props: {
   actions?: (row: Row) => ReactNode;
   /** What a row is called, for its checkbox ("Select Banner #7"); `#id` when not given. */
   rowName?: (row: Row) => string;
-  /** Rows can be selected; the bar above the table offers these actions for the selection. */
-  bulkActions?: (selected: Row[], clear: () => void) => ReactNode;
+  /**
+   * Rows can be selected; the bar above the table offers these actions for the selection: rows
+   * picked on screen, or every row the search and filters match (lib/bulk.ts).
+   */
+  bulkActions?: (selection: Selection<Row>, clear: () => void) => ReactNode;
   /**
    * The narrowest the table gets before it scrolls sideways (560 px when not given): a list with
    * many columns sets more, so its columns are not squeezed until badges and names are cut.
@@ -132,13 +151,19 @@ export function DataTable<Row>(props: {
   const [selection, setSelection] = useState<{
     filterKey: string;
     rows: ReadonlyMap<string | number, Row>;
+    /** Every row matching the search and filters, `total` of them when chosen. */
+    matching?: number;
   }>({ filterKey, rows: new Map() });
-  const selected =
-    selection.filterKey === filterKey ? selection.rows : new Map<string | number, Row>();
+  const current = selection.filterKey === filterKey ? selection : undefined;
+  const selected = current?.rows ?? new Map<string | number, Row>();
+  // "All matching" holds while the total it was chosen for does; a change of the rows ends it.
+  const matching = current?.matching === total ? total : undefined;
+  /** Picks rows on screen (ending "all matching": the rows now picked are the selection). */
   const setSelected = (
     change: (prev: ReadonlyMap<string | number, Row>) => ReadonlyMap<string | number, Row>,
   ) => setSelection({ filterKey, rows: change(selected) });
-  const clearSelection = () => setSelected(() => new Map());
+  const clearSelection = () => setSelection({ filterKey, rows: new Map() });
+  const selectMatching = () => setSelection({ filterKey, rows: selected, matching: total });
 
   // A page past the end (rows deleted, a shared link) moves to the last page.
   useEffect(() => {
@@ -155,10 +180,25 @@ export function DataTable<Row>(props: {
 
   const selectable = props.bulkActions !== undefined;
   const keys = rows.map(props.rowKey);
-  const onPage = keys.filter((k) => selected.has(k)).length;
+  const onPage = matching ? rows.length : keys.filter((k) => selected.has(k)).length;
+  const isSelected = (key: string | number) => matching !== undefined || selected.has(key);
+  const bulkSelection: Selection<Row> | undefined =
+    matching !== undefined && params.matching
+      ? { kind: 'matching', source: params.matching, count: matching }
+      : selected.size > 0
+        ? { kind: 'rows', rows: [...selected.values()], count: selected.size }
+        : undefined;
+  // The whole page is picked and more rows match: offer them all.
+  const offerMatching =
+    matching === undefined &&
+    params.matching !== undefined &&
+    rows.length > 0 &&
+    onPage === rows.length &&
+    total > selected.size;
   const toggle = (row: Row) =>
     setSelected((prev) => {
-      const next = new Map(prev);
+      // Leaving "all matching" by unticking a row keeps the rest of this page.
+      const next = new Map(matching ? rows.map((r) => [props.rowKey(r), r] as const) : prev);
       const key = props.rowKey(row);
       if (next.has(key)) next.delete(key);
       else next.set(key, row);
@@ -166,17 +206,29 @@ export function DataTable<Row>(props: {
     });
   const togglePage = () =>
     setSelected((prev) => {
-      const next = new Map(prev);
+      const next = new Map(matching ? [] : prev);
       if (onPage === rows.length) for (const k of keys) next.delete(k);
       else for (const row of rows) next.set(props.rowKey(row), row);
       return next;
     });
 
   const rowLabel = (row: Row) => props.rowName?.(row) ?? `#${props.rowKey(row)}`;
+  // Until the first rows come, a page of loading rows holds their place (and the footer's):
+  // the table keeps its frame from the first paint.
+  const loading = rows.length === 0 && query.isPending;
+  const loadingSlots = loading ? Array.from({ length: params.limit }, (_, i) => i) : [];
 
   const body =
-    phone && rows.length > 0 ? (
-      <Stack gap="xs" p="xs" role="list" aria-label={props.label}>
+    phone && (rows.length > 0 || loading) ? (
+      <Stack gap="xs" p="xs" role="list" aria-label={props.label} aria-busy={loading}>
+        {loadingSlots.map((slot) => (
+          <CardSkeleton
+            key={slot}
+            columns={columns}
+            actions={props.actions !== undefined}
+            selectable={selectable}
+          />
+        ))}
         {rows.map((row) => (
           <RowCard
             key={props.rowKey(row)}
@@ -186,7 +238,7 @@ export function DataTable<Row>(props: {
             selection={
               selectable
                 ? {
-                    checked: selected.has(props.rowKey(row)),
+                    checked: isSelected(props.rowKey(row)),
                     toggle: () => toggle(row),
                     label: `Select ${rowLabel(row)}`,
                   }
@@ -233,13 +285,13 @@ export function DataTable<Row>(props: {
               return (
                 <Table.Tr
                   key={key}
-                  bg={selected.has(key) ? 'var(--mantine-primary-color-light)' : undefined}
+                  bg={isSelected(key) ? 'var(--mantine-primary-color-light)' : undefined}
                 >
                   {selectable && (
                     <Table.Td>
                       <Checkbox
                         aria-label={`Select ${rowLabel(row)}`}
-                        checked={selected.has(key)}
+                        checked={isSelected(key)}
                         onChange={() => toggle(row)}
                       />
                     </Table.Td>
@@ -253,11 +305,17 @@ export function DataTable<Row>(props: {
                 </Table.Tr>
               );
             })}
-            {rows.length === 0 && query.isPending && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length + 2} h={120} />
+            {loadingSlots.map((slot) => (
+              <Table.Tr key={slot} aria-hidden data-testid="loading-row">
+                {selectable && <Table.Td>{CHECKBOX_SKELETON}</Table.Td>}
+                {columns.map((c) => (
+                  <Table.Td key={c.key} ta={c.align}>
+                    {c.skeleton ?? LINE_SKELETON}
+                  </Table.Td>
+                ))}
+                {props.actions && <Table.Td>{ACTIONS_SKELETON}</Table.Td>}
               </Table.Tr>
-            )}
+            ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
@@ -265,7 +323,7 @@ export function DataTable<Row>(props: {
 
   return (
     <Paper withBorder radius="md">
-      {selectable && selected.size > 0 && (
+      {selectable && bulkSelection && (
         <Group
           justify="space-between"
           px="sm"
@@ -279,22 +337,36 @@ export function DataTable<Row>(props: {
         >
           <Group gap="xs">
             <Text size="sm" fw={600} aria-live="polite">
-              {formatNumber(selected.size)} selected
+              {matching !== undefined
+                ? `All ${formatNumber(matching)} matching selected`
+                : `${formatNumber(selected.size)} selected`}
             </Text>
+            {offerMatching &&
+              (total <= MATCHING_MAX ? (
+                <Button size="compact-sm" variant="subtle" onClick={selectMatching}>
+                  Select all {formatNumber(total)} matching
+                </Button>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {formatNumber(total)} match: narrow the search to act on them all (at most{' '}
+                  {formatNumber(MATCHING_MAX)})
+                </Text>
+              ))}
             <Button size="compact-sm" variant="subtle" onClick={clearSelection}>
               Clear selection
             </Button>
           </Group>
-          <Group gap="xs">{props.bulkActions?.([...selected.values()], clearSelection)}</Group>
+          <Group gap="xs">{props.bulkActions?.(bulkSelection, clearSelection)}</Group>
         </Group>
       )}
-      {phone && rows.length > 0 && (selectable || params.sorts.length > 0) && (
+      {phone && (rows.length > 0 || loading) && (selectable || params.sorts.length > 0) && (
         <Group px="xs" pt="xs" gap="xs" justify="space-between">
           {selectable && (
             <Checkbox
               label="Select all on this page"
-              checked={onPage === rows.length}
+              checked={rows.length > 0 && onPage === rows.length}
               indeterminate={onPage > 0 && onPage < rows.length}
+              disabled={rows.length === 0}
               onChange={togglePage}
             />
           )}
@@ -412,6 +484,12 @@ export function DataTable<Row>(props: {
 }
 
 /**
+ * Headings stay on one line: wrapped, the heading row grew when the rows came and squeezed its
+ * columns, and pushed everything below it down.
+ */
+const HEADING_STYLE = { whiteSpace: 'nowrap' } as const;
+
+/**
  * A column heading; a sortable one is a button cycling ascending, descending and the area's
  * default order, with `aria-sort` telling a screen reader the current one.
  */
@@ -420,7 +498,7 @@ function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
   const field = c.sort && params.sorts.includes(c.sort) ? c.sort : undefined;
   if (!field) {
     return (
-      <Table.Th w={c.width} ta={c.align}>
+      <Table.Th w={c.width} ta={c.align} style={HEADING_STYLE}>
         {c.header}
       </Table.Th>
     );
@@ -435,7 +513,7 @@ function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
         ? IconArrowDown
         : IconArrowsSort;
   return (
-    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'}>
+    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'} style={HEADING_STYLE}>
       <UnstyledButton
         onClick={() => params.setSort(next)}
         fw="inherit"
@@ -467,6 +545,43 @@ function PhoneSort<Row>(props: { columns: Column<Row>[]; params: Params }) {
       onChange={(e) => params.setSort(e.currentTarget.value)}
       data={[{ value: '', label: 'Default order' }, ...options]}
     />
+  );
+}
+
+/** A loading row's card, shaped as RowCard with the columns' skeletons for values. */
+function CardSkeleton<Row>(props: {
+  columns: Column<Row>[];
+  actions: boolean;
+  selectable: boolean;
+}) {
+  const title = props.columns.find((c) => c.card === 'title');
+  const rest = props.columns.filter((c) => c.card === undefined);
+  return (
+    <Paper withBorder p="sm" radius="md" aria-hidden data-testid="loading-row">
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+          {props.selectable && CHECKBOX_SKELETON}
+          {title && (
+            <Box fw={600} style={{ minWidth: 0, flex: 1 }}>
+              {title.skeleton ?? LINE_SKELETON}
+            </Box>
+          )}
+        </Group>
+        {props.actions && ACTIONS_SKELETON}
+      </Group>
+      <Box component="dl" m={0} mt="xs">
+        {rest.map((c) => (
+          <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start" py={2}>
+            <Text component="dt" size="sm" c="dimmed" w="35%" style={{ flexShrink: 0 }}>
+              {c.header}
+            </Text>
+            <Box component="dd" m={0} fz="sm" style={{ flex: 1 }}>
+              {c.skeleton ?? LINE_SKELETON}
+            </Box>
+          </Group>
+        ))}
+      </Box>
+    </Paper>
   );
 }
 

@@ -1,5 +1,7 @@
+import { useMemo } from 'react';
 import { Select } from '@mantine/core';
 import { Controller } from 'react-hook-form';
+import { z } from 'zod';
 import { statusBody, type Status } from '@master-admin/contract';
 import { FormDialog } from './FormDialog';
 import { STATUS_OPTIONS } from './StatusBadge';
@@ -11,14 +13,29 @@ export function StatusDialog(props: {
   /** What the status belongs to, for the title. */
   subject: string;
   current: Status | undefined;
+  /** The statuses offered, when not all (a bulk change of users leaves DELETED out). */
+  choices?: readonly Status[] | undefined;
   onSubmit: (status: Status) => Promise<unknown>;
 }) {
+  const { choices } = props;
+  const schema = useMemo(
+    () =>
+      choices
+        ? z.strictObject({
+            status: z.enum(choices as [Status, ...Status[]], {
+              error: `Must be one of ${choices.join(', ')}`,
+            }),
+          })
+        : statusBody,
+    [choices],
+  );
+  const options = choices ? STATUS_OPTIONS.filter((o) => choices.includes(o.value)) : STATUS_OPTIONS;
   return (
     <FormDialog
       opened={props.opened}
       onClose={props.onClose}
       title={`Status of ${props.subject}`}
-      schema={statusBody}
+      schema={schema}
       defaultValues={{ status: props.current ?? 'ACTIVE' }}
       submitLabel="Save"
       onSubmit={(values) => props.onSubmit(values.status)}
@@ -30,7 +47,7 @@ export function StatusDialog(props: {
           render={({ field, fieldState }) => (
             <Select
               label="Status"
-              data={STATUS_OPTIONS}
+              data={options}
               allowDeselect={false}
               value={field.value}
               onChange={(v) => field.onChange(v)}

@@ -136,6 +136,8 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
     params: {
       ...params,
       download: { path: PATHS.listExport(options.path), query: exported as Values },
+      // The same rows, for a bulk action on every row that matches (lib/bulk.ts).
+      matching: { path: options.path, query: exported as Values },
     },
     query: result,
     rows: (result.isError ? [] : (result.data?.result ?? [])) as Row[],

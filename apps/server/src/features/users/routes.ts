@@ -7,7 +7,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
   PATHS,
+  USER_SORTS,
   accountIdParams,
+  bulkResponse,
   dateLimitBody,
   deleteResponse,
   idParams,
@@ -15,6 +17,7 @@ import {
   loginHistoryQuery,
   statusBody,
   user as userSchema,
+  userBulkStatusBody,
   userCreateBody,
   userList,
   userListQuery,
@@ -26,6 +29,7 @@ import {
   type AuditAction,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { requireAll } from '../../http/bulk.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -83,6 +87,8 @@ export const USERS_LIST = defineList({
     { column: 'role', op: '=', value: 'USER' },
     { column: 'status', op: '<>', value: 'DELETED' },
   ],
+  sorts: USER_SORTS,
+  caseless: ['name', 'email'],
   rows: (db, ids) => selectUsers(db).where('a.id', 'in', ids),
 });
 
@@ -464,6 +470,42 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await setStatus(request, 'STATUS', request.params.id, request.body.status);
       return { message: MESSAGES.statusUpdated, result: await findUser(request.params.id) };
+    },
+  );
+
+  app.put(
+    PATHS.userBulkStatus,
+    {
+      config: { access: access.menu(MENU, 'UPDATE') },
+      schema: {
+        tags: ['users'],
+        summary:
+          'Changes the status of 1..500 users, all or nothing: an id with no user is a 404 ' +
+          'naming it, and nothing changes',
+        description:
+          'DELETED is not a choice (delete is its own call). Any status but ACTIVE ends the ' +
+          'users’ sessions. Restoring a DELETED user whose phone number another user of the ' +
+          'app has taken since answers 409, and nothing changes.',
+        body: userBulkStatusBody,
+        response: answers(bulkResponse),
+      },
+    },
+    async (request) => {
+      const { ids, status } = request.body;
+      await uniquePhone(() =>
+        audited(db, request, { ...target('STATUS'), ids }, async (trx) => {
+          const updated = await trx
+            .updateTable('accounts')
+            .set({ status, updatedAt: now() })
+            .where('id', 'in', ids)
+            .where('role', '=', 'USER')
+            .returning('id')
+            .execute();
+          requireAll('user', ids, updated);
+          if (status !== 'ACTIVE') await revokeSessionsOf(trx, ids);
+        }),
+      );
+      return { message: MESSAGES.statusUpdated, result: { ids, count: ids.length } };
     },
   );
 

@@ -25,7 +25,7 @@ import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -96,6 +96,7 @@ export default function NotificationsPage() {
             <IconBell size={24} stroke={1.5} />
           </ThemeIcon>
         ),
+      skeleton: <ThumbnailSkeleton />,
     },
     {
       key: 'title',

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Skeleton, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import type { Poster } from '@master-admin/contract';
+import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -9,10 +10,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { StatusDialog } from '../../components/StatusDialog';
-import { Thumbnail } from '../../components/Thumbnail';
-import { confirmDelete } from '../../components/confirm';
+import { POSTER_RATIO, Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { CategorySelect } from '../categories/CategorySelect';
 import { SpecialDaySelect, specialDayLabel } from '../special-days/SpecialDaySelect';
@@ -38,9 +38,6 @@ const TABLE_MIN_WIDTH = 1060;
 
 const count = (n: number) => `${formatNumber(n)} poster${n === 1 ? '' : 's'}`;
 
-/** The selection a bulk dialog acts on, kept while the dialog closes. */
-type Bulk = { opened: boolean; ids: number[]; done: () => void };
-
 export default function PostersPage() {
   const list = usePosterList();
   const changeStatus = useChangePosterStatus();
@@ -49,7 +46,6 @@ export default function PostersPage() {
   const grants = useGrants('poster');
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<PosterDialog>(null);
-  const [bulkStatus, setBulkStatus] = useState<Bulk>({ opened: false, ids: [], done: () => {} });
   const actions = usePosterActions(setDialog);
   const { filters, setFilter } = list.params;
 
@@ -64,10 +60,23 @@ export default function PostersPage() {
       card: 'title',
       render: (p) => (
         <Stack gap={2} align="flex-start">
-          <Thumbnail src={p.poster} alt={`Poster #${p.id}`} size={THUMB_HEIGHT} />
+          <Thumbnail
+            src={p.poster}
+            alt={`Poster #${p.id}`}
+            size={THUMB_HEIGHT}
+            ratio={POSTER_RATIO}
+          />
           <Text size="xs" c="dimmed">
             #{p.id}
           </Text>
+        </Stack>
+      ),
+      skeleton: (
+        <Stack gap={2} align="flex-start">
+          <ThumbnailSkeleton size={THUMB_HEIGHT} ratio={POSTER_RATIO} />
+          <Skeleton w={32}>
+            <Text size="xs">#</Text>
+          </Skeleton>
         </Stack>
       ),
     },
@@ -140,37 +149,27 @@ export default function PostersPage() {
   ];
 
   const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selected: Poster[], clear: () => void) => {
-    const ids = selected.map((p) => p.id);
-    return (
-      <>
-        {grants.update && (
-          <Button
-            size="compact-sm"
-            onClick={() => setBulkStatus({ opened: true, ids, done: clear })}
-          >
-            Change status
-          </Button>
-        )}
-        {grants.delete && (
-          <Button
-            size="compact-sm"
-            color="red"
-            leftSection={<IconTrash size={14} />}
-            onClick={() =>
-              confirmDelete({
-                title: `Delete ${count(ids.length)}?`,
-                message: `The ${count(ids.length)} selected will be deleted, with their images unless other posters share them.`,
-                onConfirm: () => removeMany.mutate(ids, { onSuccess: clear }),
-              })
-            }
-          >
-            Delete
-          </Button>
-        )}
-      </>
-    );
-  };
+  const bulkActions = (selection: Selection<Poster>, clear: () => void) => (
+    <>
+      {grants.update && (
+        <BulkStatusAction
+          selection={selection}
+          clear={clear}
+          subject={count}
+          mutation={changeManyStatus}
+        />
+      )}
+      {grants.delete && (
+        <BulkDeleteAction
+          selection={selection}
+          clear={clear}
+          subject={count}
+          consequence="with their images unless other posters share them"
+          mutation={removeMany}
+        />
+      )}
+    </>
+  );
 
   return (
     <>
@@ -263,18 +262,6 @@ export default function PostersPage() {
         }}
       />
       <PosterDialogs dialog={dialog} onClose={() => setDialog(null)} />
-      <StatusDialog
-        opened={bulkStatus.opened}
-        onClose={() => setBulkStatus((b) => ({ ...b, opened: false }))}
-        subject={count(bulkStatus.ids.length)}
-        current={undefined}
-        onSubmit={(status) =>
-          changeManyStatus.mutateAsync(
-            { ids: bulkStatus.ids, status },
-            { onSuccess: bulkStatus.done },
-          )
-        }
-      />
     </>
   );
 }

@@ -9,6 +9,7 @@ import {
   type Status,
 } from '@master-admin/contract';
 import { api } from '../../lib/api';
+import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -123,20 +124,19 @@ export function useDeletePoster() {
   });
 }
 
-/** Sets the status of the given posters, all or none (a JSON body: `ids` is a list). */
+/** Sets the status of the selected posters (a JSON body: `ids` is a list). */
 export function useChangePostersStatus() {
-  return useApiMutation({
-    mutationFn: (body: { ids: number[]; status: Status }) =>
-      api.json('PUT', PATHS.posterBulkStatus, bulkResponse, body),
+  return useBulkMutation({
+    call: (ids: number[], { status }: { status: Status }) =>
+      api.json('PUT', PATHS.posterBulkStatus, bulkResponse, { ids, status }),
     invalidates: [posterKeys.all],
   });
 }
 
-/** Deletes the given posters, all or none. */
+/** Deletes the selected posters. */
 export function useDeletePosters() {
-  return useApiMutation({
-    mutationFn: (ids: number[]) =>
-      api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids }),
+  return useBulkMutation({
+    call: (ids: number[]) => api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids }),
     invalidates: [posterKeys.all],
   });
 }

@@ -10,7 +10,7 @@ import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeLogo, useCreateSettings, useSettingsList, useUpdateSettings } from './api';
@@ -53,6 +53,7 @@ export default function SettingsPage() {
       header: 'Logo',
       width: 88,
       render: (s) => <Thumbnail src={s.logo} alt={`Logo of ${s.masterApp.name}`} />,
+      skeleton: <ThumbnailSkeleton />,
     },
     {
       key: 'title',

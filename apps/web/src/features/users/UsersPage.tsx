@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { User } from '@master-admin/contract';
+import { USER_BULK_STATUSES, type User } from '@master-admin/contract';
+import { BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -10,10 +11,11 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { Thumbnail } from '../../components/Thumbnail';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
+import type { Selection } from '../../lib/bulk';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
-import { useChangeUserStatus, useUserList } from './api';
+import { useChangeUserStatus, useChangeUsersStatus, useUserList } from './api';
 import {
   CreateUserDialog,
   UserDialogs,
@@ -23,6 +25,8 @@ import {
 } from './UserDialogs';
 
 const TABLE_MIN_WIDTH = 980;
+
+const count = (n: number) => `${formatNumber(n)} user${n === 1 ? '' : 's'}`;
 
 /** The banners of a user's row: small, in their own shape; a dash when there are none. */
 export function BannerThumbs(props: { user: User; size?: number }) {
@@ -37,8 +41,8 @@ export function BannerThumbs(props: { user: User; size?: number }) {
   const name = userName(props.user);
   return (
     <Stack gap={4} align="flex-start">
-      <Thumbnail src={top} alt={`Top banner of ${name}`} size={props.size ?? 24} />
-      <Thumbnail src={bottom} alt={`Bottom banner of ${name}`} size={props.size ?? 24} />
+      <Thumbnail src={top} alt={`Top banner of ${name}`} size={props.size ?? 24} ratio={3} />
+      <Thumbnail src={bottom} alt={`Bottom banner of ${name}`} size={props.size ?? 24} ratio={3} />
     </Stack>
   );
 }
@@ -46,6 +50,7 @@ export function BannerThumbs(props: { user: User; size?: number }) {
 export default function UsersPage() {
   const list = useUserList();
   const changeStatus = useChangeUserStatus();
+  const changeManyStatus = useChangeUsersStatus();
   const grants = useGrants('users');
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<UserDialog>(null);
@@ -56,6 +61,7 @@ export default function UsersPage() {
     {
       key: 'user',
       header: 'User',
+      sort: 'name',
       card: 'title',
       render: (u) => (
         <Stack gap={0}>
@@ -74,11 +80,22 @@ export default function UsersPage() {
         </Stack>
       ),
     },
-    { key: 'banners', header: 'Banners', render: (u) => <BannerThumbs user={u} /> },
+    {
+      key: 'banners',
+      header: 'Banners',
+      render: (u) => <BannerThumbs user={u} />,
+      skeleton: (
+        <Stack gap={4}>
+          <ThumbnailSkeleton size={24} ratio={3} />
+          <ThumbnailSkeleton size={24} ratio={3} />
+        </Stack>
+      ),
+    },
     { key: 'app', header: 'Master app', render: (u) => u.masterApp.name },
     {
       key: 'dateLimit',
       header: 'Date limit',
+      sort: 'dateLimit',
       render: (u) => (
         <Text size="sm" c={u.dateLimit ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
           {formatDate(u.dateLimit)}
@@ -87,7 +104,7 @@ export default function UsersPage() {
     },
     statusColumn<User>({
       subject: userName,
-      sortable: false,
+      sortable: true,
       onChange: grants.update
         ? (u, status) => changeStatus.mutate({ id: u.id, status })
         : undefined,
@@ -95,6 +112,7 @@ export default function UsersPage() {
     {
       key: 'createdAt',
       header: 'Registered',
+      sort: 'createdAt',
       render: (u) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(u.createdAt)}>
           {formatDate(u.createdAt)}
@@ -102,6 +120,16 @@ export default function UsersPage() {
       ),
     },
   ];
+
+  const bulkActions = (selection: Selection<User>, clear: () => void) => (
+    <BulkStatusAction
+      selection={selection}
+      clear={clear}
+      subject={count}
+      choices={USER_BULK_STATUSES}
+      mutation={changeManyStatus}
+    />
+  );
 
   return (
     <>
@@ -153,6 +181,7 @@ export default function UsersPage() {
             ? { label: 'Add the first user', onClick: () => setCreating(true) }
             : undefined,
         }}
+        bulkActions={grants.update ? bulkActions : undefined}
         actions={(u) => (
           <RowActions
             history={{ area: 'users', id: u.id }}

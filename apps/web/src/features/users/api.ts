@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import {
   PATHS,
   PREVIEW_MISSING_HEADER,
+  USER_SORTS,
+  bulkResponse,
   deleteResponse,
   imageList,
   imageMutation,
@@ -16,6 +18,7 @@ import {
   type UserCreateBody,
 } from '@master-admin/contract';
 import { api } from '../../lib/api';
+import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -36,6 +39,7 @@ export function useUserList() {
     path: PATHS.userList,
     schema: userList,
     filters: USER_FILTERS,
+    sorts: USER_SORTS,
   });
 }
 
@@ -78,6 +82,15 @@ export function useChangeUserStatus() {
   return useApiMutation({
     mutationFn: ({ id, status }: { id: number; status: Status }) =>
       api.put(PATHS.userStatus(id), userMutation, { status }),
+    invalidates: [userKeys.all],
+  });
+}
+
+/** Sets the status of the selected users (a JSON body: `ids` is a list). */
+export function useChangeUsersStatus() {
+  return useBulkMutation({
+    call: (ids: number[], { status }: { status: Status }) =>
+      api.json('PUT', PATHS.userBulkStatus, bulkResponse, { ids, status }),
     invalidates: [userKeys.all],
   });
 }

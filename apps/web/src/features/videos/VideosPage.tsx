@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
 import { ActionIcon, Box, Button, Group, Stack, Text } from '@mantine/core';
-import { IconPlayerPlayFilled, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlayerPlayFilled, IconPlus } from '@tabler/icons-react';
 import type { Video } from '@master-admin/contract';
+import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -9,9 +10,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { StatusDialog } from '../../components/StatusDialog';
-import { confirmDelete } from '../../components/confirm';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { SIDE_LABELS } from '../posters/PosterDialogs';
 import { useChangeVideoStatus, useChangeVideosStatus, useDeleteVideos, useVideoList } from './api';
@@ -30,9 +30,6 @@ const PLAYER_HEIGHT = 68;
 const TABLE_MIN_WIDTH = 980;
 
 const count = (n: number) => `${formatNumber(n)} video${n === 1 ? '' : 's'}`;
-
-/** The selection a bulk dialog acts on, kept while the dialog closes. */
-type Bulk = { opened: boolean; ids: number[]; done: () => void };
 
 /**
  * A row's small player: only the file's metadata (and first frame) loads until it is clicked,
@@ -95,7 +92,6 @@ export default function VideosPage() {
   const grants = useGrants('video');
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<VideoDialog>(null);
-  const [bulkStatus, setBulkStatus] = useState<Bulk>({ opened: false, ids: [], done: () => {} });
   const actions = useVideoActions(setDialog);
   const { filters, setFilter } = list.params;
 
@@ -169,37 +165,27 @@ export default function VideosPage() {
   ];
 
   const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selected: Video[], clear: () => void) => {
-    const ids = selected.map((v) => v.id);
-    return (
-      <>
-        {grants.update && (
-          <Button
-            size="compact-sm"
-            onClick={() => setBulkStatus({ opened: true, ids, done: clear })}
-          >
-            Change status
-          </Button>
-        )}
-        {grants.delete && (
-          <Button
-            size="compact-sm"
-            color="red"
-            leftSection={<IconTrash size={14} />}
-            onClick={() =>
-              confirmDelete({
-                title: `Delete ${count(ids.length)}?`,
-                message: `The ${count(ids.length)} selected will be deleted, with their files unless other videos share them.`,
-                onConfirm: () => removeMany.mutate(ids, { onSuccess: clear }),
-              })
-            }
-          >
-            Delete
-          </Button>
-        )}
-      </>
-    );
-  };
+  const bulkActions = (selection: Selection<Video>, clear: () => void) => (
+    <>
+      {grants.update && (
+        <BulkStatusAction
+          selection={selection}
+          clear={clear}
+          subject={count}
+          mutation={changeManyStatus}
+        />
+      )}
+      {grants.delete && (
+        <BulkDeleteAction
+          selection={selection}
+          clear={clear}
+          subject={count}
+          consequence="with their files unless other videos share them"
+          mutation={removeMany}
+        />
+      )}
+    </>
+  );
 
   return (
     <>
@@ -267,18 +253,6 @@ export default function VideosPage() {
         initial={{ masterAppId: filters.masterAppId }}
       />
       <VideoDialogs dialog={dialog} onClose={() => setDialog(null)} />
-      <StatusDialog
-        opened={bulkStatus.opened}
-        onClose={() => setBulkStatus((b) => ({ ...b, opened: false }))}
-        subject={count(bulkStatus.ids.length)}
-        current={undefined}
-        onSubmit={(status) =>
-          changeManyStatus.mutateAsync(
-            { ids: bulkStatus.ids, status },
-            { onSuccess: bulkStatus.done },
-          )
-        }
-      />
     </>
   );
 }

@@ -10,6 +10,7 @@ import {
   type Status,
 } from '@master-admin/contract';
 import { api, type UploadProgress } from '../../lib/api';
+import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 import type { DefNums } from '../posters/api';
@@ -88,19 +89,19 @@ export function useDeleteVideo() {
   });
 }
 
-/** Sets the status of the given videos, all or none (a JSON body: `ids` is a list). */
+/** Sets the status of the selected videos (a JSON body: `ids` is a list). */
 export function useChangeVideosStatus() {
-  return useApiMutation({
-    mutationFn: (body: { ids: number[]; status: Status }) =>
-      api.json('PUT', PATHS.videoBulkStatus, bulkResponse, body),
+  return useBulkMutation({
+    call: (ids: number[], { status }: { status: Status }) =>
+      api.json('PUT', PATHS.videoBulkStatus, bulkResponse, { ids, status }),
     invalidates: [videoKeys.all],
   });
 }
 
-/** Deletes the given videos, all or none. */
+/** Deletes the selected videos. */
 export function useDeleteVideos() {
-  return useApiMutation({
-    mutationFn: (ids: number[]) => api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids }),
+  return useBulkMutation({
+    call: (ids: number[]) => api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids }),
     invalidates: [videoKeys.all],
   });
 }

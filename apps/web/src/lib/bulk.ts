@@ -1,0 +1,96 @@
+/**
+ * The one bulk pattern. A list's selection (DataTable) is either rows picked on screen or every
+ * row the list's search and filters match ("Select all N matching"); a bulk mutation acts on
+ * either the same way: it reads the ids (for "all matching", page by page through the list call
+ * itself, with the same query), checks there are as many as the person confirmed, and sends them
+ * BULK_MAX at a time, one call after the other (each call all or nothing on the server).
+ */
+import { z } from 'zod';
+import { BULK_MAX, MAX_LIMIT } from '@master-admin/contract';
+import { api, ApiError, errorText, type Values } from './api';
+import { formatNumber } from './format';
+import { useApiMutation } from './mutation';
+
+/** A list call and the query of its current search, filters and sort (useList gives it). */
+export type ListSource = { path: string; query: Values };
+
+/** What a bulk action acts on; `count` is what the person was shown and confirmed. */
+export type Selection<Row> =
+  | { kind: 'rows'; rows: Row[]; count: number }
+  | { kind: 'matching'; source: ListSource; count: number };
+
+/**
+ * The most rows "Select all matching" offers: reading their ids takes one list call per
+ * MAX_LIMIT rows, and acting on them one call per BULK_MAX.
+ */
+export const MATCHING_MAX = 10_000;
+
+const idsPage = z.object({
+  result: z.array(z.object({ id: z.number().int() })),
+  total: z.number().int(),
+});
+
+/**
+ * The ids of every row `source` matches, read MAX_LIMIT at a time. When the list no longer holds
+ * `expected` rows (someone changed it since the count was shown), nothing is done: the error
+ * says how many match now.
+ */
+export async function matchingIds(source: ListSource, expected: number): Promise<number[]> {
+  const ids = new Set<number>();
+  let total = expected;
+  for (let offset = 0; offset < total; offset += MAX_LIMIT) {
+    const page = await api.get(source.path, idsPage, {
+      ...source.query,
+      limit: MAX_LIMIT,
+      offset,
+    });
+    total = page.total;
+    if (total !== expected) break;
+    for (const row of page.result) ids.add(row.id);
+    if (page.result.length === 0) break;
+  }
+  if (total !== expected || ids.size !== expected) {
+    throw new ApiError(
+      `The list changed: ${formatNumber(total)} match now, not ${formatNumber(expected)}. ` +
+        'Nothing was changed; check the list and try again.',
+    );
+  }
+  return [...ids];
+}
+
+/** The ids a selection stands for. */
+export function selectionIds<Row extends { id: number }>(selection: Selection<Row>) {
+  return selection.kind === 'rows'
+    ? Promise.resolve(selection.rows.map((r) => r.id))
+    : matchingIds(selection.source, selection.count);
+}
+
+/**
+ * A bulk mutation: `call` sends one all-or-nothing call for up to BULK_MAX ids (with `args`, a
+ * status …); the mutation takes a selection and sends as many calls as its ids need. Pending,
+ * the toast and the refresh are useApiMutation's. A failure after some calls succeeded says how
+ * many rows were changed before it.
+ */
+export function useBulkMutation<A, R extends { message: string }>(options: {
+  call: (ids: number[], args: A) => Promise<R>;
+  invalidates: readonly (readonly unknown[])[];
+}) {
+  return useApiMutation({
+    mutationFn: async ({ selection, args }: { selection: Selection<{ id: number }>; args: A }) => {
+      const ids = await selectionIds(selection);
+      let last: R | undefined;
+      for (let done = 0; done < ids.length; done += BULK_MAX) {
+        try {
+          last = await options.call(ids.slice(done, done + BULK_MAX), args);
+        } catch (err) {
+          if (done === 0) throw err;
+          throw new ApiError(
+            `${formatNumber(done)} of ${formatNumber(ids.length)} were changed, then: ${errorText(err)}`,
+          );
+        }
+      }
+      return last!;
+    },
+    invalidates: options.invalidates,
+  });
+}
