@@ -91,7 +91,8 @@ test('create a banner with an image, then change its link, image and status, and
   await expectToast(page, 'Banner Updated Successfully');
   await expect(bannerTable(page).getByRole('link', { name: `${link}/v2` })).toBeVisible();
 
-  // Image: a file that is not an image is refused with the server's message; a PNG replaces it.
+  // Image: a file that is not an image is refused with the server's message, naming the field as
+  // the form labels it ("Image", not the field name "file"); a PNG replaces it.
   await actions().click();
   await page.getByRole('menuitem', { name: 'Change image' }).click();
   const change = page.getByRole('dialog', { name: 'Change image' });
@@ -101,7 +102,7 @@ test('create a banner with an image, then change its link, image and status, and
     buffer: Buffer.from('<html><script>alert(1)</script></html>'),
   });
   await change.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expectToast(page, 'file: Only JPEG, PNG, WebP or GIF images are accepted');
+  await expectToast(page, 'Image: Only JPEG, PNG, WebP or GIF images are accepted');
   await expect(change).toBeVisible();
   await change
     .locator('input[type=file]')

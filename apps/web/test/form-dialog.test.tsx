@@ -126,6 +126,40 @@ describe('the form dialog', () => {
     await waitFor(() => expect(name).toHaveAccessibleDescription('Must be at most 100 characters'));
   });
 
+  it('guards a form on a screen too: leaving with a half-typed password asks first', async () => {
+    server.use(
+      http.get(api('/account/admin-detail'), () =>
+        HttpResponse.json({
+          id: 1,
+          phoneNumber: null,
+          email: 'a@b.c',
+          status: 'ACTIVE',
+          createdAt: created.createdAt,
+        }),
+      ),
+    );
+    const { router } = renderApp('/profile', { signedInAs: 'a@b.c' });
+    // Untouched: leaving is not held.
+    await screen.findByLabelText('Current password', { selector: 'input' });
+    void router.navigate('/faqs');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/faqs'));
+    void router.navigate('/profile');
+    await userEvent.type(
+      await screen.findByLabelText('Current password', { selector: 'input' }),
+      'half',
+    );
+    void router.navigate('/faqs');
+    await userEvent.click(
+      within(await discardDialog()).getByRole('button', { name: 'Keep editing' }),
+    );
+    expect(router.state.location.pathname).toBe('/profile');
+    expect(screen.getByLabelText('Current password', { selector: 'input' })).toHaveValue('half');
+    // A sign-out (or an ended session) is not held: the session is gone, nothing could be saved.
+    void router.navigate('/auth/sign-in');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/sign-in'));
+    expect(screen.queryByText('Discard changes?')).not.toBeInTheDocument();
+  });
+
   it('reads each text field’s limit from the contract schema', () => {
     expect(maxLengthOf(categoryBody, 'name')).toBe(100);
     expect(maxLengthOf(faqCreateBody, 'answer')).toBeGreaterThan(100);

@@ -1,4 +1,12 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { Box, Button, Drawer, Group, Modal, Stack, type ModalProps } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,6 +17,7 @@ import {
   type FieldValues,
   type UseFormReturn,
 } from 'react-hook-form';
+import type { Blocker } from 'react-router';
 import type { z } from 'zod';
 import { markFieldErrors } from '../lib/form-errors';
 import { toastError } from '../lib/toast';
@@ -49,7 +58,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   // Set on the first submit, synchronously, so a second Enter in the same moment finds it.
   const lock = useRef(false);
   const [locked, setLocked] = useState(false);
-  const [asking, setAsking] = useState(false);
+  // Whether "Discard changes?" is asked, and for a move to another screen, the move held.
+  const [asking, setAsking] = useState<false | 'close' | Blocker>(false);
   const labels = useRef(new Map<string, string>());
   const context = useMemo<FormDialogContextValue>(
     () => ({
@@ -105,13 +115,19 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   const phone = useMediaQuery(PHONE_QUERY) ?? false;
   const close = () => {
     if (lock.current) return;
-    if (dirty) setAsking(true);
+    if (dirty) setAsking('close');
     else props.onClose();
   };
+  const keep = () => {
+    if (typeof asking === 'object') asking.reset?.();
+    setAsking(false);
+  };
   const discard = () => {
+    if (typeof asking === 'object') asking.proceed?.();
     setAsking(false);
     props.onClose();
   };
+  const onBlocked = useCallback((blocker: Blocker) => setAsking(blocker), []);
   const content = (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -143,7 +159,7 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     opened,
     onClose: close,
     title: props.title,
-    closeOnEscape: !locked,
+    closeOnEscape: !locked && !asking,
     styles: { body: { paddingBottom: 0 } },
   };
   return (
@@ -162,8 +178,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
           {content}
         </Modal>
       )}
-      <DiscardDialog opened={asking} onKeep={() => setAsking(false)} onDiscard={discard} />
-      {opened && dirty && !locked && <LeaveGuard onDiscard={discard} />}
+      <DiscardDialog opened={asking !== false} onKeep={keep} onDiscard={discard} />
+      {opened && dirty && !locked && <LeaveGuard onBlocked={onBlocked} />}
     </>
   );
 }

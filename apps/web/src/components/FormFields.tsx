@@ -40,7 +40,7 @@ function useLimitedText(props: TextFieldProps) {
     <>
       {input}
       {max !== undefined && (
-        <Text size="xs" ta="right" mt={2} c={over ? 'red' : 'dimmed'}>
+        <Text size="xs" ta="right" mt={2} c={over ? 'var(--mantine-color-error)' : 'dimmed'}>
           {`${length.toLocaleString('en')} / ${max.toLocaleString('en')}`}
         </Text>
       )}

@@ -26,6 +26,7 @@ import { markFieldErrors } from '../../lib/form-errors';
 import { useApiMutation } from '../../lib/mutation';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
+import { UnsavedChangesGuard } from '../../components/LeaveGuard';
 
 const passwordForm = passResetBody
   .extend({ confirmPassword: z.string() })
@@ -88,6 +89,7 @@ function PasswordCard() {
       <Title order={3} size="h4" mb="md">
         Change password
       </Title>
+      <UnsavedChangesGuard when={form.formState.isDirty} />
       <form
         onSubmit={form.handleSubmit((v) =>
           change.mutateAsync(v).catch((err: unknown) => markFieldErrors(err, form.setError)),

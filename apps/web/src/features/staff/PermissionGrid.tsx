@@ -23,6 +23,7 @@ import {
   type PermissionKind,
 } from '@master-admin/contract';
 import { PHONE_QUERY } from '../../components/DataTable';
+import { UnsavedChangesGuard } from '../../components/LeaveGuard';
 import { useBulkPermissions, useSetPermission } from './api';
 
 export const KIND_LABELS: Record<PermissionKind, string> = {
@@ -185,6 +186,7 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
 
   return (
     <Paper withBorder radius="md" p="md">
+      <UnsavedChangesGuard when={changes.length > 0} />
       <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
         <div>
           <Text fw={600}>Permissions</Text>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
-import { TextInput } from '@mantine/core';
-import { Controller, useFormContext } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { dateLimitBody, userCreateBody, type User } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import { ImageFormField, MasterAppFormField, TextFormField } from '../../components/FormFields';
 import type { RowAction } from '../../components/RowActions';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
@@ -32,7 +30,6 @@ const editForm = userForm.omit({ dateLimit: true });
 const bannerForm = z.object({ file: z.instanceof(File, { error: 'Choose an image' }) });
 
 function TextFields() {
-  const { control } = useFormContext<Record<string, string | undefined>>();
   const fields = [
     ['name', 'Name', true, 'As the user gave it'],
     ['phoneNumber', 'Phone number', true, 'Digits, with an optional leading +; unique in the app'],
@@ -43,22 +40,13 @@ function TextFields() {
   return (
     <>
       {fields.map(([name, label, required, description]) => (
-        <Controller
+        <TextFormField
           key={name}
-          control={control}
           name={name}
-          render={({ field, fieldState }) => (
-            <TextInput
-              label={label}
-              description={description}
-              required={required}
-              type={name === 'email' ? 'email' : name === 'phoneNumber' ? 'tel' : 'text'}
-              value={field.value ?? ''}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={fieldState.error?.message}
-            />
-          )}
+          label={label}
+          description={description}
+          required={required}
+          type={name === 'email' ? 'email' : name === 'phoneNumber' ? 'tel' : 'text'}
         />
       ))}
     </>
