@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import type { Poster } from '@master-admin/contract';
+import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
 import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -67,10 +67,10 @@ export default function PostersPage() {
         </Stack>
       ),
     },
-    { key: 'category', header: 'Category', render: (p) => p.category.name },
+    { key: 'category', header: TITLES['category.name'], render: (p) => p.category.name },
     {
       key: 'specialDay',
-      header: 'Special day',
+      header: TITLES['specialDay.name'],
       render: (p) =>
         p.specialDay ? (
           <Text size="sm">{specialDayLabel(p.specialDay)}</Text>
@@ -80,7 +80,7 @@ export default function PostersPage() {
           </Text>
         ),
     },
-    { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (p) => p.masterApp.name },
     {
       key: 'defNums',
       header: 'Numbers & side',
@@ -101,7 +101,7 @@ export default function PostersPage() {
     },
     {
       key: 'date',
-      header: 'Date',
+      header: TITLES.date,
       sort: 'date',
       render: (p) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={p.date ? undefined : 'dimmed'}>
@@ -111,7 +111,7 @@ export default function PostersPage() {
     },
     {
       key: 'downloads',
-      header: 'Downloads',
+      header: TITLES.downloadCount,
       sort: 'downloadCount',
       align: 'right',
       render: (p) => formatNumber(p.downloadCount),
@@ -125,7 +125,7 @@ export default function PostersPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Created',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (p) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(p.createdAt)}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { USER_BULK_STATUSES, type User } from '@master-admin/contract';
+import { USER_BULK_STATUSES, USER_COLUMNS as TITLES, type User } from '@master-admin/contract';
 import { BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -81,10 +81,10 @@ export default function UsersPage() {
       ),
     },
     { key: 'banners', header: 'Banners', render: (u) => <BannerThumbs user={u} /> },
-    { key: 'app', header: 'Master app', render: (u) => u.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (u) => u.masterApp.name },
     {
       key: 'dateLimit',
-      header: 'Date limit',
+      header: TITLES.dateLimit,
       sort: 'dateLimit',
       render: (u) => (
         <Text size="sm" c={u.dateLimit ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
@@ -101,7 +101,7 @@ export default function UsersPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Registered',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (u) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(u.createdAt)}>

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { ActionIcon, Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlayerPlayFilled, IconPlus } from '@tabler/icons-react';
-import type { Video } from '@master-admin/contract';
+import { VIDEO_COLUMNS as TITLES, type Video } from '@master-admin/contract';
 import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
@@ -109,7 +109,7 @@ export default function VideosPage() {
         </Stack>
       ),
     },
-    { key: 'app', header: 'Master app', render: (v) => v.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (v) => v.masterApp.name },
     {
       key: 'defNums',
       header: 'Numbers & side',
@@ -130,7 +130,7 @@ export default function VideosPage() {
     },
     {
       key: 'date',
-      header: 'Date',
+      header: TITLES.date,
       sort: 'date',
       render: (v) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={v.date ? undefined : 'dimmed'}>
@@ -140,7 +140,7 @@ export default function VideosPage() {
     },
     {
       key: 'downloads',
-      header: 'Downloads',
+      header: TITLES.downloadCount,
       sort: 'downloadCount',
       align: 'right',
       render: (v) => formatNumber(v.downloadCount),
@@ -154,7 +154,7 @@ export default function VideosPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Created',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (v) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(v.createdAt)}>
