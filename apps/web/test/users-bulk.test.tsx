@@ -8,28 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, http, api, server } from './server';
-
-const user = (id: number, status = 'ACTIVE') => ({
-  id,
-  phoneNumber: `9${String(id).padStart(9, '0')}`,
-  status,
-  dateLimit: null,
-  masterAppId: 2,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  userDetail: {
-    id,
-    userId: id,
-    name: `User ${id}`,
-    email: null,
-    profile: null,
-    top: null,
-    bottom: null,
-    designation: null,
-    adminAssignName: null,
-  },
-  masterApp: { id: 2, name: 'Festival' },
-});
+import { user } from './users-rows';
 
 /**
  * A users list of `count()` users (ids 1..count), paged as the server pages; answers the query

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
-import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -12,7 +12,6 @@ import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
-import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { CategorySelect } from '../categories/CategorySelect';
 import { SpecialDaySelect, specialDayLabel } from '../special-days/SpecialDaySelect';
@@ -135,29 +134,6 @@ export default function PostersPage() {
     },
   ];
 
-  const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selection: Selection<Poster>, clear: () => void) => (
-    <>
-      {grants.update && (
-        <BulkStatusAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          mutation={changeManyStatus}
-        />
-      )}
-      {grants.delete && (
-        <BulkDeleteAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          consequence="with their images unless other posters share them"
-          mutation={removeMany}
-        />
-      )}
-    </>
-  );
-
   return (
     <>
       <PageHeader
@@ -229,7 +205,11 @@ export default function PostersPage() {
             ? { label: 'Add the first poster', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={mayBulk ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus },
+          remove: grants.delete && { mutation: removeMany, consequence: 'with their images unless other posters share them' },
+        })}
         actions={(p) => (
           <RowActions
             history={{ area: 'posters', id: p.id }}

@@ -3,7 +3,7 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { USER_BULK_STATUSES, USER_COLUMNS as TITLES, type User } from '@master-admin/contract';
-import { BulkStatusAction } from '../../components/BulkActions';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -12,7 +12,6 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail } from '../../components/Thumbnail';
-import type { Selection } from '../../lib/bulk';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeUserStatus, useChangeUsersStatus, useUserList } from './api';
@@ -111,16 +110,6 @@ export default function UsersPage() {
     },
   ];
 
-  const bulkActions = (selection: Selection<User>, clear: () => void) => (
-    <BulkStatusAction
-      selection={selection}
-      clear={clear}
-      subject={count}
-      choices={USER_BULK_STATUSES}
-      mutation={changeManyStatus}
-    />
-  );
-
   return (
     <>
       <PageHeader
@@ -171,7 +160,10 @@ export default function UsersPage() {
             ? { label: 'Add the first user', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={grants.update ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus, choices: USER_BULK_STATUSES },
+        })}
         actions={(u) => (
           <RowActions
             history={{ area: 'users', id: u.id }}

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { ActionIcon, Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlayerPlayFilled, IconPlus } from '@tabler/icons-react';
 import { VIDEO_COLUMNS as TITLES, type Video } from '@master-admin/contract';
-import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -11,7 +11,6 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
-import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { SIDE_LABELS } from '../posters/PosterDialogs';
 import { useChangeVideoStatus, useChangeVideosStatus, useDeleteVideos, useVideoList } from './api';
@@ -164,29 +163,6 @@ export default function VideosPage() {
     },
   ];
 
-  const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selection: Selection<Video>, clear: () => void) => (
-    <>
-      {grants.update && (
-        <BulkStatusAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          mutation={changeManyStatus}
-        />
-      )}
-      {grants.delete && (
-        <BulkDeleteAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          consequence="with their files unless other videos share them"
-          mutation={removeMany}
-        />
-      )}
-    </>
-  );
-
   return (
     <>
       <PageHeader
@@ -237,7 +213,11 @@ export default function VideosPage() {
             ? { label: 'Add the first video', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={mayBulk ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus },
+          remove: grants.delete && { mutation: removeMany, consequence: 'with their files unless other videos share them' },
+        })}
         actions={(v) => (
           <RowActions
             history={{ area: 'videos', id: v.id }}
