@@ -140,6 +140,22 @@ export const NOTIFICATION_COLUMNS = {
   createdAt: 'Created',
 } as const satisfies ColumnTitles<Notification>;
 
+/** What posters and videos share: their app, the user's images placed on them, date, counts. */
+const PLACED_COLUMNS = {
+  masterAppId: 'Master app ID',
+  'masterApp.id': null,
+  'masterApp.name': 'Master app',
+  topDefNum: 'Top number',
+  selfDefNum: 'Self number',
+  bottomDefNum: 'Bottom number',
+  position: 'Self photo side',
+  date: 'Date',
+  downloadCount: 'Downloads',
+  status: 'Status',
+  createdAt: 'Created',
+  updatedAt: 'Updated',
+} as const;
+
 export const POSTER_COLUMNS = {
   id: 'ID',
   poster: 'Poster',
@@ -152,20 +168,9 @@ export const POSTER_COLUMNS = {
   'specialDay.name': 'Special day',
   'specialDay.day': 'Special day: day',
   'specialDay.month': 'Special day: month',
-  masterAppId: 'Master app ID',
-  'masterApp.id': null,
-  'masterApp.name': 'Master app',
-  topDefNum: 'Top number',
-  selfDefNum: 'Self number',
-  bottomDefNum: 'Bottom number',
-  position: 'Self photo side',
-  date: 'Date',
-  downloadCount: 'Downloads',
-  status: 'Status',
   'account.id': 'Uploaded by (ID)',
   'account.phoneNumber': 'Uploaded by (phone number)',
-  createdAt: 'Created',
-  updatedAt: 'Updated',
+  ...PLACED_COLUMNS,
 } as const satisfies ColumnTitles<Poster>;
 
 export const VIDEO_COLUMNS = {
@@ -174,18 +179,7 @@ export const VIDEO_COLUMNS = {
   iframeLink: 'Player link',
   video_id: 'Video file ID',
   library_id: 'Video store',
-  masterAppId: 'Master app ID',
-  'masterApp.id': null,
-  'masterApp.name': 'Master app',
-  topDefNum: 'Top number',
-  selfDefNum: 'Self number',
-  bottomDefNum: 'Bottom number',
-  position: 'Self photo side',
-  date: 'Date',
-  downloadCount: 'Downloads',
-  status: 'Status',
-  createdAt: 'Created',
-  updatedAt: 'Updated',
+  ...PLACED_COLUMNS,
 } as const satisfies ColumnTitles<Video>;
 
 export const USER_COLUMNS = {
