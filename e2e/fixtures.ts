@@ -225,6 +225,19 @@ export async function expectToast(page: Page, text: string) {
   await expect(toast).toHaveCount(0);
 }
 
+/**
+ * Leaves a form dialog holding unsaved changes through its Cancel button, answering "Discard" to
+ * the question it asks first.
+ */
+export async function cancelDiscarding(page: Page, dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard changes?' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
+  await expect(dialog).toBeHidden();
+}
+
 /** A real PNG of one colour, as a file to upload (`setInputFiles` or a multipart body). */
 export async function pngFile(name: string, background: string, width = 400, height = 200) {
   const buffer = await sharp({ create: { width, height, channels: 3, background } })

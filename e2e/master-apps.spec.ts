@@ -2,7 +2,15 @@
  * Master Apps: create, rename, names taken (the server's 409 message), search and sorting.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectToast, listRange, openSignedIn, test, unique } from './fixtures.ts';
+import {
+  expect,
+  expectToast,
+  listRange,
+  openSignedIn,
+  test,
+  unique,
+  cancelDiscarding,
+} from './fixtures.ts';
 
 const TAKEN = 'A master app with this name already exists';
 
@@ -77,8 +85,7 @@ test('a taken name is refused with the server’s message, on create and on rena
   await expectToast(page, TAKEN);
   await expectTakenOnField(again);
   await expect(again.getByLabel('Name')).toHaveValue(first.toUpperCase());
-  await again.getByRole('button', { name: 'Cancel' }).click();
-  await expect(again).toBeHidden();
+  await cancelDiscarding(page, again);
   await expect(cell(page, first.toUpperCase())).toHaveCount(0);
 
   await page.getByRole('button', { name: `Rename ${second}`, exact: true }).click();
@@ -87,8 +94,7 @@ test('a taken name is refused with the server’s message, on create and on rena
   await rename.getByRole('button', { name: 'Save' }).click();
   await expectToast(page, TAKEN);
   await expectTakenOnField(rename);
-  await rename.getByRole('button', { name: 'Cancel' }).click();
-  await expect(rename).toBeHidden();
+  await cancelDiscarding(page, rename);
   await expect(cell(page, second)).toBeVisible();
   await expect(cell(page, first)).toHaveCount(1);
 });

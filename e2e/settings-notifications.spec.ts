@@ -19,6 +19,7 @@ import {
   test,
   unique,
   type Sql,
+  cancelDiscarding,
 } from './fixtures.ts';
 
 const TAKEN = 'This master app already has its settings';
@@ -134,8 +135,7 @@ test.describe('Settings', () => {
     await expect(dialog.getByText(TAKEN)).toBeVisible();
     await expectToast(page, TAKEN);
     await expect(dialog).toBeVisible();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(dialog).toBeHidden();
+    await cancelDiscarding(page, dialog);
     await expect(table.locator('tbody tr')).toHaveCount(1);
     const count = await sql.one<{ n: number | string }>(
       'select count(*) as n from settings where master_app_id = ?',

@@ -1,7 +1,7 @@
 /**
  * Staff and permissions, as the owner and a colleague live them: the owner adds a staff member
- * and grants only "Categories: View"; the staff member sees categories without a New button and
- * "Access Denied!" on banners; the owner revokes it and the staff member's next action is refused;
+ * and grants only "Categories: View"; the staff member sees a lock on every other menu, categories
+ * without a New button and "Access Denied!" on banners; the owner revokes it and the staff member's next action is refused;
  * the owner sets a new password and the staff member's session ends.
  */
 import type { Locator, Page } from '@playwright/test';
@@ -72,8 +72,25 @@ test('the owner adds a staff member, grants, revokes and resets the password', a
   const staffContext = await browser.newContext({ baseURL: baseUrl() });
   const staff = await staffContext.newPage();
   await signIn(staff, email, PASSWORD);
-  // No dashboard grant: the first screen says so. The side menu is everyone's.
+  // No dashboard grant: the first screen says so. The side menu is everyone's, and a lock marks
+  // each link that would say so too.
   await expect(staff.getByRole('heading', { name: 'Access Denied!', level: 2 })).toBeVisible();
+  const menu = staff.getByRole('navigation', { name: 'Areas' });
+  const lockOn = (link: string) =>
+    menu.getByRole('link', { name: link }).getByRole('img', { name: 'No access' });
+  for (const link of ['Dashboard', 'Banners', 'Staff List', 'Audit Log']) {
+    await expect(lockOn(link)).toBeVisible();
+  }
+  for (const link of ['Category List', 'Account', 'Login History']) {
+    await expect(lockOn(link)).toHaveCount(0);
+  }
+  await lockOn('Banners').hover();
+  await expect(staff.getByRole('tooltip', { name: 'No access' })).toBeVisible();
+  // The menu is taller than the window: a fade at its bottom edge says so, until scrolled down.
+  const fade = staff.locator('[data-more-below]');
+  await expect(fade).toHaveCount(1);
+  await menu.getByRole('link', { name: 'Login History' }).scrollIntoViewIfNeeded();
+  await expect(fade).toHaveCount(0);
   await openArea(staff, 'Category List', 'Categories');
   await expect(staff.getByRole('table', { name: 'Categories' })).toBeVisible();
   await expect(staff.getByRole('button', { name: 'New category' })).toHaveCount(0);

@@ -14,6 +14,7 @@ import {
   pngFile,
   test,
   unique,
+  cancelDiscarding,
 } from './fixtures.ts';
 
 /** Picks `option` in a searchable select, typing it first. */
@@ -85,7 +86,7 @@ test('register a user, upload numbered images, see a taken number refused, previ
   await choose(page, create, 'Master app', app.name);
   await create.getByRole('button', { name: 'Create' }).click();
   await expectToast(page, 'A user with this phone number already exists in this app');
-  await create.getByRole('button', { name: 'Cancel' }).click();
+  await cancelDiscarding(page, create);
 
   // The row opens the user's page.
   await page
@@ -110,7 +111,7 @@ test('register a user, upload numbered images, see a taken number refused, previ
   const again = await uploadImage(page, 'top', '1', '#2a9d8f');
   await expectToast(page, 'This default number already exists for this user!');
   await expect(again).toBeVisible();
-  await again.getByRole('button', { name: 'Cancel' }).click();
+  await cancelDiscarding(page, again);
   expect((await sql.all('select id from user_images where account_id = ?', [id])).length).toBe(1);
 
   // Self image No. 2 (right side) and bottom image No. 3.

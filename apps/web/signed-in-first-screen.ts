@@ -105,8 +105,9 @@ if (localStorage.getItem(${JSON.stringify(options.tokenKey)}) !== null && locati
       link.as = 'style';
     } else {
       link.rel = 'modulepreload';
-      link.crossOrigin = '';
     }
+    // As Vite's loader asks for them (crossorigin): a preload in another mode is not reused.
+    link.crossOrigin = '';
     link.href = href;
     document.head.append(link);
   }

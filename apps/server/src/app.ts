@@ -47,6 +47,7 @@ import staffRoutes from './features/staff/routes.ts';
 import menuRoutes from './features/staff/menus.ts';
 import auditRoutes from './features/audit/routes.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
+import { logStreamFor } from './log-format.ts';
 
 /** `logStream`: where log lines go instead of stdout (tests read them). */
 export async function buildApp(
@@ -62,7 +63,7 @@ export async function buildApp(
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization'],
-            stream: options.logStream,
+            stream: options.logStream ?? logStreamFor(config.logFormat),
           },
     trustProxy: trust,
     genReqId: requestIdOf(trust),

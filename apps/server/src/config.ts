@@ -12,7 +12,8 @@ const flag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'tru
 const env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: port.default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback: a laptop's `npm start` is not open to its network until HOST says so (0.0.0.0).
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -32,6 +33,7 @@ const env = z.object({
   LOGIN_MAX_FAILURES: positiveInt.default(10),
   LOGIN_WINDOW_MINUTES: positiveInt.default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SERVE_WEB: flag.default(true),
   WEB_DIST: z.string().optional(),
   MEDIA_STORE: z.enum(['local', 's3']).default('local'),
@@ -73,6 +75,8 @@ export type Config = {
   requestTimeoutMs: number;
   login: { maxFailures: number; windowMinutes: number };
   logLevel: string;
+  /** Readable lines or JSON; unset, readable in a terminal and JSON otherwise (log-format.ts). */
+  logFormat: 'json' | 'pretty' | undefined;
   web: { serve: boolean; dist: string };
   media: MediaConfig;
   uploads: { maxImageBytes: number; maxImagePixels: number; maxVideoBytes: number };
@@ -167,6 +171,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_WINDOW_MINUTES },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     web: { serve: e.SERVE_WEB, dist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : DEFAULT_WEB_DIST },
     media,
     uploads: {

@@ -35,6 +35,8 @@ async function freshStore(): Promise<Record<string, string>> {
 interface Running {
   child: ChildProcess;
   port: number;
+  /** The address the start line says the server listens on. */
+  listening: string;
   stdout(): string;
   stderr(): string;
   exited: Promise<number | null>;
@@ -88,8 +90,7 @@ async function startProcess(env: Record<string, string>): Promise<Running> {
     p.stdout(),
   );
   expect(match, p.stdout()).not.toBeNull();
-  expect(match![2]).toBe(`http://127.0.0.1:${match![1]}`);
-  return { ...p, port: Number(match![1]) };
+  return { ...p, port: Number(match![1]), listening: match![2]! };
 }
 
 /** `promise`, or a failure naming `what` when it takes longer than `ms`. */
@@ -317,9 +318,18 @@ describe('first start', () => {
   it('creates the SUPER_ADMIN once, printing a generated password once', async () => {
     const store = await freshStore();
 
-    const first = await startProcess(store);
+    // Logging at info, as `npm start` does: the sign-in details still come last, after the start
+    // line and every log line, in a block of their own.
+    const first = await startProcess({ ...store, LOG_LEVEL: 'info' });
+    await new Promise((r) => setTimeout(r, 300));
     const out = first.stdout();
-    expect(out).toContain('First start: created the SUPER_ADMIN account admin@example.com');
+    expect(logLines(first).length).toBeGreaterThan(0);
+    const block = out.slice(out.indexOf('First start: created the SUPER_ADMIN account.'));
+    expect(block).toMatch(
+      /^First start: created the SUPER_ADMIN account\.\n {4}Email: admin@example\.com\n {4}Password \(shown only this once\): \S+\n {2}Sign in at http:\/\/localhost:\d+, then change the password under Account\.\n─+\n+$/,
+    );
+    expect(out.lastIndexOf('{')).toBeLessThan(out.indexOf('Master Admin is running at'));
+    expect(out.indexOf('Master Admin is running at')).toBeLessThan(out.indexOf('First start'));
     const passwords = [...out.matchAll(PASSWORD_LINE)].map((m) => m[1]!);
     expect(passwords).toHaveLength(1);
     const password = passwords[0]!;
@@ -350,11 +360,76 @@ describe('first start', () => {
       ADMIN_EMAIL: 'owner@example.org',
       ADMIN_PASSWORD: 'owner-password-1',
     });
-    expect(server.stdout()).toContain('created the SUPER_ADMIN account owner@example.org');
-    expect(server.stdout()).not.toMatch(/Password|owner-password-1/);
+    expect(server.stdout()).toContain('First start: created the SUPER_ADMIN account.');
+    expect(server.stdout()).toContain('Email: owner@example.org');
+    expect(server.stdout()).toContain('Password: the one ADMIN_PASSWORD sets');
+    expect(server.stdout()).not.toMatch(/shown only this once|owner-password-1/);
     expect((await login(server, 'owner@example.org', 'owner-password-1')).status).toBe(200);
     expect((await login(server, 'admin@example.com', 'owner-password-1')).status).toBe(401);
     await stop(server);
+  });
+});
+
+/** This machine's first IPv4 address other than loopback, if it has one. */
+function networkAddress(): string | undefined {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+}
+
+/** The health check's status at `host`, or the connection error's code. */
+async function healthAt(host: string, port: number): Promise<number | string> {
+  try {
+    return (await fetch(`http://${host}:${port}/api/v1/health`)).status;
+  } catch (err) {
+    return (err as { cause?: { code?: string } }).cause?.code ?? String(err);
+  }
+}
+
+describe('where it listens and how it logs', () => {
+  it('listens on loopback unless HOST says otherwise, and the start line says so', async () => {
+    const store = await freshStore();
+    const lan = networkAddress();
+
+    // HOST unset (empty counts as unset).
+    const local = await startProcess({ ...store, HOST: '' });
+    expect(local.listening).toBe(`http://127.0.0.1:${local.port}`);
+    expect(local.stdout()).toContain(
+      'Only this computer can reach it. To open it to other machines: HOST=0.0.0.0 npm start',
+    );
+    expect(await healthAt('127.0.0.1', local.port)).toBe(200);
+    if (lan) expect(await healthAt(lan, local.port)).toBe('ECONNREFUSED');
+    await stop(local);
+
+    const open = await startProcess({ ...store, HOST: '0.0.0.0' });
+    expect(open.listening).toBe(`http://0.0.0.0:${open.port}`);
+    expect(open.stdout()).toContain('Other machines on the network can reach it');
+    expect(await healthAt('127.0.0.1', open.port)).toBe(200);
+    if (lan) expect(await healthAt(lan, open.port)).toBe(200);
+    await stop(open);
+  });
+
+  it('logs JSON when its output is not a terminal, readable lines when LOG_FORMAT=pretty', async () => {
+    const store = await freshStore();
+    const piped = await startProcess({ ...store, LOG_LEVEL: 'info' });
+    const before = piped.stdout().slice(0, piped.stdout().indexOf('Master Admin is running'));
+    const lines = before.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expect(logLines(piped).map((l) => l.msg)).toContain(
+      `Server listening at http://127.0.0.1:${piped.port}`,
+    );
+    await stop(piped);
+
+    const pretty = await startProcess({ ...store, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    expect(logLines(pretty)).toEqual([]);
+    expect(pretty.stdout()).toMatch(
+      new RegExp(
+        `^\\[\\d\\d:\\d\\d:\\d\\d\\] INFO: Server listening at http://127\\.0\\.0\\.1:${pretty.port}$`,
+        'm',
+      ),
+    );
+    await stop(pretty);
   });
 });
 
@@ -557,6 +632,7 @@ describe.concurrent('a bad configuration', () => {
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'not-an-email' }],
     ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'short' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['LOG_FORMAT', { LOG_FORMAT: 'yaml' }],
     ['METRICS_TOKEN', { METRICS_TOKEN: 'short-token' }],
     ['METRICS_TOKEN', { METRICS_TOKEN: 'sixteen or more but spaces' }],
     ['DRAIN_SECONDS', { DRAIN_SECONDS: '-1' }],

@@ -34,6 +34,7 @@ function Fruits(props: {
   total?: number;
   onBulk?: (selection: Selection<Fruit>) => void;
   onCreate?: () => void;
+  query?: typeof idle;
   /** The list call behind the table, so "Select all N matching" is offered. */
   matching?: boolean;
 }) {
@@ -48,7 +49,7 @@ function Fruits(props: {
       rowKey={(f) => f.id}
       rowName={(f) => f.name}
       params={props.matching ? { ...params, matching: { path: '/fruits', query: {} } } : params}
-      query={idle}
+      query={props.query ?? idle}
       empty={{
         title: 'No fruit yet',
         description: 'Fruit is what the shop sells.',
@@ -270,5 +271,25 @@ describe('DataTable', () => {
     expect(router.state.location.search).toBe('?sort=-stock');
     // Density is a table matter: cards have none.
     expect(screen.queryByRole('radio', { name: 'Compact' })).toBeNull();
+  });
+
+  it('keeps its frame while the first rows load: headings, a page of row places, the footer', () => {
+    const loading = { ...idle, isPending: true, isFetching: true };
+    renderTable('/fruits?limit=10', { rows: [], total: 0, query: loading, onBulk: vi.fn() });
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('loading-row')).toHaveLength(10);
+    expect(screen.getByText('Rows per page')).toBeInTheDocument();
+    expect(screen.getByTestId('list-range')).toHaveTextContent('0 of 0');
+    // No empty state while the rows are on their way.
+    expect(screen.queryByText('No fruit yet')).toBeNull();
+  });
+
+  it('on a phone, has the select-all and sort bar while the first rows load', () => {
+    restore = atPhoneWidth();
+    const loading = { ...idle, isPending: true, isFetching: true };
+    renderTable('/fruits', { rows: [], total: 0, query: loading, onBulk: vi.fn() });
+    expect(screen.getAllByTestId('loading-row')).toHaveLength(20);
+    expect(screen.getByRole('checkbox', { name: 'Select all on this page' })).toBeDisabled();
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toBeInTheDocument();
   });
 });

@@ -72,13 +72,56 @@ describe('the shell', () => {
     expect(labels).toContain('Staff List');
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
     // Staff and menus are the owner's, whatever the grants.
-    await userEvent.click(within(nav).getByRole('link', { name: 'Staff List' }));
+    await userEvent.click(within(nav).getByRole('link', { name: 'Staff List No access' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/staff-details'));
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
     await userEvent.click(within(nav).getByRole('link', { name: 'FAQs' }));
     expect(await screen.findByRole('heading', { name: 'FAQs' })).toBeInTheDocument();
     expect(bannerCalls).toBe(0);
     expect(staffCalls).toBe(0);
+  });
+
+  it('marks the links a staff account may not open with a lock saying “No access”', async () => {
+    server.use(apps(), staffGrants({ faqs: ['VIEW'], category: ['VIEW', 'CREATE'], banner: [] }));
+    renderApp('/faqs', { signedInAs: 'clerk@example.com' });
+    const nav = await screen.findByRole('navigation', { name: 'Areas' });
+    await within(nav).findByRole('link', { name: 'Banners No access' });
+    const locked = within(nav)
+      .getAllByRole('link')
+      .filter((link) => within(link).queryByRole('img', { name: 'No access' }))
+      .map((link) => link.textContent);
+    // Everything but the granted menus and the screens anyone signed in may open.
+    expect(locked).toEqual([
+      'Dashboard',
+      'Master Apps',
+      'Staff List',
+      'Banners',
+      'Users List',
+      'Notification',
+      'Posters',
+      'Videos',
+      'Pages',
+      'Settings',
+      'Blogs',
+      'Special Days',
+      'Contact Us',
+      'Menus',
+      'Audit Log',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'FAQs' })).toHaveAccessibleName('FAQs');
+    expect(within(nav).getByRole('link', { name: /^Account/ })).toHaveAccessibleName('Account');
+    expect(within(nav).getByRole('link', { name: /^Login History/ })).toHaveAccessibleName(
+      'Login History',
+    );
+  });
+
+  it('marks no link for the owner', async () => {
+    server.use(dashboard(), apps());
+    renderApp('/', { signedInAs: 'boss@example.com' });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Areas' });
+    expect(within(nav).getAllByRole('link')).toHaveLength(19);
+    expect(within(nav).queryAllByRole('img', { name: 'No access' })).toEqual([]);
   });
 
   it('reads the grants again when a call is refused, and then denies the screen', async () => {

@@ -1,10 +1,12 @@
 import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import { Outlet, useMatches } from 'react-router';
+import { matchRoutes, Outlet, useMatches } from 'react-router';
 import { MESSAGES } from '@master-admin/contract';
 import { useMayOpen, type ScreenAccess } from '../lib/permissions';
 import { Loading } from './Loading';
 import { RecordLoadError } from './DetailStates';
+// The route tree is loaded before any screen: importing it here adds nothing to load.
+import { routes } from '../app/router';
 
 /** A screen the signed-in account may not view. */
 export function AccessDenied() {
@@ -25,6 +27,12 @@ export function AccessDenied() {
 
 /** What a route says about who may open its screen (app/router.tsx). */
 export type ScreenHandle = { access?: ScreenAccess };
+
+/** Who may open the screen at `path`: its route's `handle.access`, as the outlet below reads it. */
+export function accessAt(path: string): ScreenAccess {
+  const route = matchRoutes(routes, path)?.at(-1)?.route;
+  return (route?.handle as ScreenHandle | undefined)?.access ?? {};
+}
 
 /**
  * The shell's outlet: the screen of the route, shown only to an account that may open it (the

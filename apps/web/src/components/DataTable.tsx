@@ -12,6 +12,7 @@ import {
   Paper,
   SegmentedControl,
   Select,
+  Skeleton,
   Stack,
   Table,
   Text,
@@ -44,7 +45,19 @@ export type Column<Row> = {
   sort?: string;
   /** On a phone: 'title' heads the row's card, 'hidden' leaves the column out. */
   card?: 'title' | 'hidden';
+  /**
+   * What the cell shows while the rows load, when its content is taller than a line of text (a
+   * thumbnail): the loading rows are as tall as the rows that replace them, so nothing jumps.
+   */
+  skeleton?: ReactNode;
 };
+
+/** A loading cell: one line of text's height. */
+const LINE_SKELETON = <Skeleton w="70%">{'\u00a0'}</Skeleton>;
+/** A loading row's actions menu button (an ActionIcon's size). */
+const ACTIONS_SKELETON = <Skeleton w={28} h={28} ml="auto" />;
+/** A loading row's checkbox (a Checkbox's size). */
+const CHECKBOX_SKELETON = <Skeleton w={20} h={20} />;
 
 type QueryState = {
   isPending: boolean;
@@ -200,10 +213,22 @@ export function DataTable<Row>(props: {
     });
 
   const rowLabel = (row: Row) => props.rowName?.(row) ?? `#${props.rowKey(row)}`;
+  // Until the first rows come, a page of loading rows holds their place (and the footer's):
+  // the table keeps its frame from the first paint.
+  const loading = rows.length === 0 && query.isPending;
+  const loadingSlots = loading ? Array.from({ length: params.limit }, (_, i) => i) : [];
 
   const body =
-    phone && rows.length > 0 ? (
-      <Stack gap="xs" p="xs" role="list" aria-label={props.label}>
+    phone && (rows.length > 0 || loading) ? (
+      <Stack gap="xs" p="xs" role="list" aria-label={props.label} aria-busy={loading}>
+        {loadingSlots.map((slot) => (
+          <CardSkeleton
+            key={slot}
+            columns={columns}
+            actions={props.actions !== undefined}
+            selectable={selectable}
+          />
+        ))}
         {rows.map((row) => (
           <RowCard
             key={props.rowKey(row)}
@@ -280,11 +305,17 @@ export function DataTable<Row>(props: {
                 </Table.Tr>
               );
             })}
-            {rows.length === 0 && query.isPending && (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length + 2} h={120} />
+            {loadingSlots.map((slot) => (
+              <Table.Tr key={slot} aria-hidden data-testid="loading-row">
+                {selectable && <Table.Td>{CHECKBOX_SKELETON}</Table.Td>}
+                {columns.map((c) => (
+                  <Table.Td key={c.key} ta={c.align}>
+                    {c.skeleton ?? LINE_SKELETON}
+                  </Table.Td>
+                ))}
+                {props.actions && <Table.Td>{ACTIONS_SKELETON}</Table.Td>}
               </Table.Tr>
-            )}
+            ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
@@ -328,13 +359,14 @@ export function DataTable<Row>(props: {
           <Group gap="xs">{props.bulkActions?.(bulkSelection, clearSelection)}</Group>
         </Group>
       )}
-      {phone && rows.length > 0 && (selectable || params.sorts.length > 0) && (
+      {phone && (rows.length > 0 || loading) && (selectable || params.sorts.length > 0) && (
         <Group px="xs" pt="xs" gap="xs" justify="space-between">
           {selectable && (
             <Checkbox
               label="Select all on this page"
-              checked={onPage === rows.length}
+              checked={rows.length > 0 && onPage === rows.length}
               indeterminate={onPage > 0 && onPage < rows.length}
+              disabled={rows.length === 0}
               onChange={togglePage}
             />
           )}
@@ -452,6 +484,12 @@ export function DataTable<Row>(props: {
 }
 
 /**
+ * Headings stay on one line: wrapped, the heading row grew when the rows came and squeezed its
+ * columns, and pushed everything below it down.
+ */
+const HEADING_STYLE = { whiteSpace: 'nowrap' } as const;
+
+/**
  * A column heading; a sortable one is a button cycling ascending, descending and the area's
  * default order, with `aria-sort` telling a screen reader the current one.
  */
@@ -460,7 +498,7 @@ function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
   const field = c.sort && params.sorts.includes(c.sort) ? c.sort : undefined;
   if (!field) {
     return (
-      <Table.Th w={c.width} ta={c.align}>
+      <Table.Th w={c.width} ta={c.align} style={HEADING_STYLE}>
         {c.header}
       </Table.Th>
     );
@@ -475,7 +513,7 @@ function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
         ? IconArrowDown
         : IconArrowsSort;
   return (
-    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'}>
+    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'} style={HEADING_STYLE}>
       <UnstyledButton
         onClick={() => params.setSort(next)}
         fw="inherit"
@@ -507,6 +545,43 @@ function PhoneSort<Row>(props: { columns: Column<Row>[]; params: Params }) {
       onChange={(e) => params.setSort(e.currentTarget.value)}
       data={[{ value: '', label: 'Default order' }, ...options]}
     />
+  );
+}
+
+/** A loading row's card, shaped as RowCard with the columns' skeletons for values. */
+function CardSkeleton<Row>(props: {
+  columns: Column<Row>[];
+  actions: boolean;
+  selectable: boolean;
+}) {
+  const title = props.columns.find((c) => c.card === 'title');
+  const rest = props.columns.filter((c) => c.card === undefined);
+  return (
+    <Paper withBorder p="sm" radius="md" aria-hidden data-testid="loading-row">
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+          {props.selectable && CHECKBOX_SKELETON}
+          {title && (
+            <Box fw={600} style={{ minWidth: 0, flex: 1 }}>
+              {title.skeleton ?? LINE_SKELETON}
+            </Box>
+          )}
+        </Group>
+        {props.actions && ACTIONS_SKELETON}
+      </Group>
+      <Box component="dl" m={0} mt="xs">
+        {rest.map((c) => (
+          <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start" py={2}>
+            <Text component="dt" size="sm" c="dimmed" w="35%" style={{ flexShrink: 0 }}>
+              {c.header}
+            </Text>
+            <Box component="dd" m={0} fz="sm" style={{ flex: 1 }}>
+              {c.skeleton ?? LINE_SKELETON}
+            </Box>
+          </Group>
+        ))}
+      </Box>
+    </Paper>
   );
 }
 

@@ -2,6 +2,7 @@ import '@mantine/dates/styles.css';
 import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext } from 'react-hook-form';
 import { DATE_MAX, DATE_MIN } from '@master-admin/contract';
+import { useFormDialogField } from './form-context';
 
 /**
  * A calendar date (YYYY-MM-DD) bound to the surrounding dialog's form; cleared, it holds '' (no
@@ -10,6 +11,7 @@ import { DATE_MAX, DATE_MIN } from '@master-admin/contract';
  */
 export function DateFormField(props: { name: string; label: string; description?: string }) {
   const { control } = useFormContext();
+  useFormDialogField(props.name, props.label);
   return (
     <Controller
       control={control}

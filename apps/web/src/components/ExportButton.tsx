@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { api, errorText, type Values } from '../lib/api';
+import { api, type Values } from '../lib/api';
 import { formatNumber } from '../lib/format';
-import { toast } from '../lib/toast';
+import { toastError } from '../lib/toast';
 
 /** Bytes as a person reads them while they arrive: "512 KB", "3.4 MB". */
 export function sizeText(bytes: number): string {
@@ -33,7 +33,7 @@ export function ExportButton(props: { download: { path: string; query: Values };
         toFile: props.total >= STREAM_TO_FILE_ROWS,
       });
     } catch (err) {
-      toast('error', errorText(err), 5000);
+      toastError(err);
     } finally {
       setReceived(undefined);
     }

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Box, Button, Drawer, Group, Modal, Stack, type ModalProps } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -11,15 +11,20 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { markFieldErrors } from '../lib/form-errors';
+import { toastError } from '../lib/toast';
 import { PHONE_QUERY } from './DataTable';
+import { FormDialogContext, type FormDialogContextValue } from './form-context';
+import { DiscardDialog, LeaveGuard } from './LeaveGuard';
 
 /**
- * The one dialog with a form. Its fields are validated with the contract's schema before sending;
- * while the request is pending the submit button shows a loader and cannot be pressed again; on
- * success the dialog closes; a server refusal naming fields (a 400, a 409 on a taken name) marks
- * those fields (the toast shows the message) and the dialog stays open. A short form is a modal; a
- * long one (`long`) a side panel, full screen on a phone. Either way the buttons stay in view
- * while the fields scroll.
+ * The one dialog with a form. Its fields are validated with the contract's schema before sending.
+ * It submits once: from the first submit until the dialog has closed (or the server refused) the
+ * form is locked and a second Enter or click sends nothing. On success the dialog closes; a
+ * server refusal naming fields (a 400, a 409 on a taken name) marks those fields, the toast names
+ * them by their labels, and the dialog stays open. With unsaved changes, leaving asks first
+ * ("Discard changes?"): Esc, a click outside, the close or Cancel button, a link, Back, closing
+ * the tab. A short form is a modal; a long one (`long`) a side panel, full screen on a phone,
+ * which an outside click never closes. Either way the buttons stay in view while the fields scroll.
  */
 export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props: {
   opened: boolean;
@@ -40,31 +45,80 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     defaultValues: props.defaultValues,
     mode: 'onTouched',
   });
-  const { opened, defaultValues } = props;
+  const { opened, defaultValues, schema } = props;
+  // Set on the first submit, synchronously, so a second Enter in the same moment finds it.
+  const lock = useRef(false);
+  const [locked, setLocked] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const labels = useRef(new Map<string, string>());
+  const context = useMemo<FormDialogContextValue>(
+    () => ({
+      schema,
+      registerLabel: (name, label) => {
+        labels.current.set(name, label);
+        return () => void labels.current.delete(name);
+      },
+    }),
+    [schema],
+  );
 
+  // Each opening starts unlocked and not asking.
+  const [wasOpened, setWasOpened] = useState(opened);
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (opened) {
+      setLocked(false);
+      setAsking(false);
+    }
+  }
   useEffect(() => {
-    if (opened) form.reset(defaultValues);
+    if (!opened) return;
+    form.reset(defaultValues);
+    lock.current = false;
     // Reset only when the dialog opens, with the values it opens with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await props.onSubmit(values);
-      props.onClose();
-    } catch (err) {
-      markFieldErrors(err, form.setError);
-    }
-  });
+  const unlock = () => {
+    lock.current = false;
+    setLocked(false);
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (lock.current) return;
+    lock.current = true;
+    setLocked(true);
+    void form.handleSubmit(async (values) => {
+      try {
+        await props.onSubmit(values);
+        // Stays locked until the dialog opens again.
+        props.onClose();
+      } catch (err) {
+        markFieldErrors(err, form.setError);
+        toastError(err, labels.current);
+        unlock();
+      }
+    }, unlock)(event);
+  };
 
-  const pending = form.formState.isSubmitting;
+  const dirty = form.formState.isDirty;
   const phone = useMediaQuery(PHONE_QUERY) ?? false;
-  const close = () => !pending && props.onClose();
+  const close = () => {
+    if (lock.current) return;
+    if (dirty) setAsking(true);
+    else props.onClose();
+  };
+  const discard = () => {
+    setAsking(false);
+    props.onClose();
+  };
   const content = (
     <form onSubmit={submit} noValidate>
       <Stack>
         {/* Field components shared by several dialogs read the form with useFormContext. */}
-        <FormProvider {...form}>{props.children(form)}</FormProvider>
+        <FormDialogContext value={context}>
+          <FormProvider {...form}>{props.children(form)}</FormProvider>
+        </FormDialogContext>
       </Stack>
       <Box
         pos="sticky"
@@ -75,44 +129,41 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
         style={{ zIndex: 3, borderTop: '1px solid var(--mantine-color-default-border)' }}
       >
         <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose} disabled={pending}>
+          <Button variant="default" onClick={close} disabled={locked}>
             Cancel
           </Button>
-          <Button type="submit" loading={pending}>
+          <Button type="submit" loading={locked}>
             {props.submitLabel}
           </Button>
         </Group>
       </Box>
     </form>
   );
-  if (props.long) {
-    return (
-      <Drawer
-        opened={opened}
-        onClose={close}
-        title={props.title}
-        position="right"
-        size={phone ? '100%' : 'xl'}
-        closeOnClickOutside={!pending}
-        closeOnEscape={!pending}
-        styles={{ body: { paddingBottom: 0 } }}
-      >
-        {content}
-      </Drawer>
-    );
-  }
+  const shared = {
+    opened,
+    onClose: close,
+    title: props.title,
+    closeOnEscape: !locked,
+    styles: { body: { paddingBottom: 0 } },
+  };
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title={props.title}
-      size={props.size}
-      centered
-      closeOnClickOutside={!pending}
-      closeOnEscape={!pending}
-      styles={{ body: { paddingBottom: 0 } }}
-    >
-      {content}
-    </Modal>
+    <>
+      {props.long ? (
+        <Drawer
+          {...shared}
+          position="right"
+          size={phone ? '100%' : 'xl'}
+          closeOnClickOutside={false}
+        >
+          {content}
+        </Drawer>
+      ) : (
+        <Modal {...shared} size={props.size} centered closeOnClickOutside={!locked}>
+          {content}
+        </Modal>
+      )}
+      <DiscardDialog opened={asking} onKeep={() => setAsking(false)} onDiscard={discard} />
+      {opened && dirty && !locked && <LeaveGuard onDiscard={discard} />}
+    </>
   );
 }

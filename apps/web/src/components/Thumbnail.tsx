@@ -1,33 +1,49 @@
 import { useState } from 'react';
-import { Image, Modal, UnstyledButton } from '@mantine/core';
+import { Box, Image, Modal, Skeleton, UnstyledButton } from '@mantine/core';
 
 /** The list-size variant of a stored image (the server makes one beside every image). */
 export function thumbUrl(url: string): string {
   return url.replace(/\.webp$/, '.thumb.webp');
 }
 
+/** A poster's shape, width over height (4:5, the demo's and a phone screen's). */
+export const POSTER_RATIO = 0.8;
+
+type ThumbnailBox = {
+  /** The box's height in pixels (56 when not given). */
+  size?: number;
+  /** The box's width over its height (1 when not given): a banner's is 3. */
+  ratio?: number;
+};
+
+function boxOf(props: ThumbnailBox) {
+  const h = props.size ?? 56;
+  return { w: Math.round(h * (props.ratio ?? 1)), h };
+}
+
 /**
- * A small image in a list row, `size` pixels high and as wide as its shape needs (a 3:1 banner is
- * not cropped to a square), at most three times its height; clicking it shows the full image.
+ * A small image in a list row, in a box of a fixed size (`size` high, `ratio` times as wide) that
+ * it fits inside without cropping: the box is there before the lazily loaded image arrives, so the
+ * row does not grow when it does. An image missing keeps its empty box (the rows stay even).
+ * Clicking it shows the full image.
  */
-export function Thumbnail(props: { src: string | null; alt: string; size?: number }) {
+export function Thumbnail(props: { src: string | null; alt: string } & ThumbnailBox) {
   const [open, setOpen] = useState(false);
-  const size = props.size ?? 56;
-  if (!props.src) return null;
+  const box = boxOf(props);
+  if (!props.src) return <Box {...box} />;
   return (
     <>
       <UnstyledButton
         onClick={() => setOpen(true)}
         aria-label={`Show ${props.alt}`}
         display="block"
-        miw={size}
+        {...box}
       >
         <Image
           src={thumbUrl(props.src)}
           alt={props.alt}
-          w="auto"
-          h={size}
-          maw={size * 3}
+          w="100%"
+          h="100%"
           fit="contain"
           radius="sm"
           loading="lazy"
@@ -38,4 +54,9 @@ export function Thumbnail(props: { src: string | null; alt: string; size?: numbe
       </Modal>
     </>
   );
+}
+
+/** A thumbnail's place while its row loads (DataTable's column `skeleton`). */
+export function ThumbnailSkeleton(props: ThumbnailBox) {
+  return <Skeleton {...boxOf(props)} radius="sm" />;
 }

@@ -57,9 +57,17 @@ export function failureText(status: number, data: unknown, statusText = ''): str
   return MESSAGES.unknownApiError;
 }
 
-/** The text of any failure, as a user reads it. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+/**
+ * The text of any failure, as a user reads it. A server message made of its fields' failures
+ * ("file: Only JPEG…") names each field by its label in `labels` when it has one ("Image: …").
+ */
+export function errorText(err: unknown, labels?: ReadonlyMap<string, string>): string {
+  if (err instanceof ApiError) {
+    const { details, message } = err;
+    const named = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+    if (!labels || details.length === 0 || message !== named) return message;
+    return details.map((d) => `${labels.get(d.path) ?? d.path}: ${d.message}`).join('; ');
+  }
   if (err instanceof Error && err.message) return err.message;
   return MESSAGES.unknownApiError;
 }

@@ -1,11 +1,11 @@
 /**
  * The one mutation pattern: while pending the caller's button shows a loader and cannot be pressed
  * again; on success the server's message is toasted and the area's lists refresh; on failure the
- * error text is toasted.
+ * error text is toasted (by the form that sent it, when there is one: it names fields by their
+ * labels).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorText } from './api';
-import { toast } from './toast';
+import { toast, toastErrorSoon } from './toast';
 
 export function useApiMutation<TVars, TResult extends { message?: string }>(options: {
   mutationFn: (vars: TVars) => Promise<TResult>;
@@ -26,6 +26,6 @@ export function useApiMutation<TVars, TResult extends { message?: string }>(opti
         (options.invalidates ?? []).map((queryKey) => client.invalidateQueries({ queryKey })),
       );
     },
-    onError: (err) => toast('error', errorText(err)),
+    onError: (err) => toastErrorSoon(err),
   });
 }

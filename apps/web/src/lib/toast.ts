@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { errorText } from './api';
 
 export type ToastType = 'success' | 'error' | 'warning' | 'info';
 
@@ -11,14 +12,39 @@ const COLORS: Record<ToastType, string> = {
   info: 'blue',
 };
 
-/** A toast: coloured by type, titled with the type capitalised, closable, gone after 2 s. */
+/**
+ * A toast: coloured by type, titled with the type capitalised, closable. It goes after 2 s,
+ * except an error, which stays until closed: it is read, often copied, before it is acted on.
+ */
 export function toast(type: ToastType, message: string, duration = DEFAULT_TOAST_MS) {
   notifications.show({
     title: type.charAt(0).toUpperCase() + type.slice(1),
     message,
     color: COLORS[type],
-    autoClose: duration,
+    autoClose: type === 'error' ? false : duration,
     withCloseButton: true,
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
+}
+
+const toasted = new WeakSet<object>();
+
+/**
+ * The toast of a failure, once per failure. `labels` (field name to the label a form shows)
+ * turn a server message naming a field into one naming it as the form does.
+ */
+export function toastError(err: unknown, labels?: ReadonlyMap<string, string>) {
+  if (typeof err === 'object' && err !== null) {
+    if (toasted.has(err)) return;
+    toasted.add(err);
+  }
+  toast('error', errorText(err, labels));
+}
+
+/**
+ * The toast of a failure, shown after the current task: a form that sent the request hears of
+ * the failure first and shows it with its field labels (toastError); this one then stays silent.
+ */
+export function toastErrorSoon(err: unknown) {
+  setTimeout(() => toastError(err), 0);
 }

@@ -16,6 +16,7 @@ import '@mantine/core/styles/FloatingIndicator.css';
 // The components.
 import '@mantine/core/styles/Anchor.css';
 import '@mantine/core/styles/AppShell.css';
+import '@mantine/core/styles/AspectRatio.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Burger.css';
 import '@mantine/core/styles/Card.css';

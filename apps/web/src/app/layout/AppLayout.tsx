@@ -1,6 +1,6 @@
 // The styles of the components behind sign-in (the first screen loads few).
 import '../../styles/signed-in';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import {
   ActionIcon,
   AppShell,
@@ -17,35 +17,51 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
+import { IconLock, IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
 import { api, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
-import { GuardedOutlet } from '../../components/AccessDenied';
-import { permissionKeys, seedGrants } from '../../lib/permissions';
+import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
+import { permissionKeys, seedGrants, useMayOpen } from '../../lib/permissions';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
 
 /**
- * The links: the same for every account (spec §2); a screen the account may not view says
- * "Access Denied!" (components/AccessDenied.tsx).
+ * The links: the same for every account (spec §2). One to a screen the account may not view
+ * (it would say "Access Denied!", components/AccessDenied.tsx) carries a lock saying so.
  */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
-  return props.items.map(({ label, to, icon: Icon }) => (
+  return props.items.map((item) => (
+    <NavEntry key={item.to} item={item} onNavigate={props.onNavigate} />
+  ));
+}
+
+function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
+  const { label, to, icon: Icon } = item;
+  // Until the grants are known nothing is marked, so a lock never shows and then vanishes.
+  const locked = useMayOpen(accessAt(to)).allowed === false;
+  return (
     <NavLink
-      key={to}
       component={RouterNavLink}
       to={to}
       end={to === '/'}
       label={label}
       leftSection={<Icon size={18} stroke={1.6} />}
-      onClick={props.onNavigate}
+      rightSection={
+        locked ? (
+          <Tooltip label="No access" position="right" withArrow>
+            <IconLock size={15} stroke={1.8} role="img" aria-label="No access" />
+          </Tooltip>
+        ) : undefined
+      }
+      data-locked={locked || undefined}
+      onClick={onNavigate}
     />
-  ));
+  );
 }
 
 /**
@@ -94,6 +110,28 @@ function ColorSchemeToggle() {
   );
 }
 
+/**
+ * Whether a scrolling box has more below what shows (the menu at 900 px tall hides its last
+ * links): it then shows a fade at its bottom edge.
+ */
+function useMoreBelow(ref: RefObject<HTMLDivElement | null>) {
+  const [moreBelow, setMoreBelow] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const check = () => setMoreBelow(box.scrollTop + box.clientHeight < box.scrollHeight - 1);
+    check();
+    box.addEventListener('scroll', check, { passive: true });
+    const resized = new ResizeObserver(check);
+    resized.observe(box);
+    return () => {
+      box.removeEventListener('scroll', check);
+      resized.disconnect();
+    };
+  }, [ref]);
+  return moreBelow;
+}
+
 /** Grants read while the shell's code loaded (router.tsx): its first render knows them. */
 export { seedGrants as rememberGrants };
 
@@ -115,6 +153,8 @@ function Shell() {
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const moreBelow = useMoreBelow(menuRef);
 
   // A refusal means the grants changed: read them again, so screens and buttons follow.
   useEffect(() => {
@@ -185,7 +225,12 @@ function Shell() {
           </Text>
         </AppShell.Section>
         <Divider my={6} />
-        <AppShell.Section grow className={classes.navScroll}>
+        <AppShell.Section
+          grow
+          ref={menuRef}
+          className={classes.navScroll}
+          data-more-below={moreBelow || undefined}
+        >
           <nav aria-label="Areas">
             <NavItems items={MAIN_NAV} onNavigate={close} />
             <NavLink
@@ -198,6 +243,7 @@ function Shell() {
             <NavItems items={MORE_NAV} onNavigate={close} />
           </nav>
         </AppShell.Section>
+        {moreBelow && <div className={classes.moreBelow} aria-hidden />}
       </AppShell.Navbar>
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Select, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { LINK_TYPES, bannerCreateBody, bannerLinkBody, type Banner } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import { ImageFormField, MasterAppFormField, TextFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
@@ -14,7 +14,7 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -39,6 +39,9 @@ const imageForm = z.object({ file: imageFile });
 
 type Dialog = { kind: 'create' } | { kind: 'link' | 'image' | 'status'; banner: Banner } | null;
 
+/** A banner's shape, width over height (3:1). */
+const BANNER_RATIO = 3;
+
 export default function BannersPage() {
   const list = useBannerList();
   const create = useCreateBanner();
@@ -62,7 +65,8 @@ export default function BannersPage() {
       key: 'image',
       header: 'Image',
       width: 180,
-      render: (b) => <Thumbnail src={b.image} alt={`Banner #${b.id}`} />,
+      render: (b) => <Thumbnail src={b.image} alt={`Banner #${b.id}`} ratio={BANNER_RATIO} />,
+      skeleton: <ThumbnailSkeleton ratio={BANNER_RATIO} />,
     },
     { key: 'app', header: 'Master app', render: (b) => b.masterApp.name },
     {
@@ -282,11 +286,10 @@ function LinkFields() {
           />
         )}
       />
-      <TextInput
+      <TextFormField
+        name="link"
         label="Link"
         placeholder="https://… for EXTERNAL, a screen name for INTERNAL"
-        {...form.register('link')}
-        error={form.formState.errors.link?.message}
       />
     </>
   );

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Loader, Switch, TextInput, Textarea } from '@mantine/core';
+import { Loader, Switch } from '@mantine/core';
 import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { blogCreateBody, blogEditForm, type Blog } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
-import { ImageFormField } from '../../components/FormFields';
+import { ImageFormField, TextFormField, TextareaFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { StatusDialog } from '../../components/StatusDialog';
@@ -37,24 +37,17 @@ function BlogFields() {
     desc?: string;
     date?: unknown;
   }>();
-  const { errors } = form.formState;
   return (
     <>
-      <TextInput label="Title" required {...form.register('title')} error={errors.title?.message} />
-      <TextInput
-        label="Author"
-        required
-        {...form.register('author')}
-        error={errors.author?.message}
-      />
-      <Textarea
+      <TextFormField name="title" label="Title" required />
+      <TextFormField name="author" label="Author" required />
+      <TextareaFormField
+        name="shortDesc"
         label="Short description"
-        description="Shown in lists; at most 500 characters."
+        description="Shown in lists."
         required
         rows={3}
         resize="vertical"
-        {...form.register('shortDesc')}
-        error={errors.shortDesc?.message}
       />
       <Controller
         control={form.control}

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useBlogList, useChangeBlogStatus } from './api';
@@ -37,12 +37,13 @@ export default function BlogsPage() {
       width: 88,
       render: (b) =>
         b.image ? (
-          <Thumbnail src={b.image} alt={`Image of ${b.title}`} />
+          <Thumbnail src={b.image} alt={`Image of ${b.title}`} ratio={1.5} />
         ) : (
           <Text size="xs" c="dimmed">
             No image
           </Text>
         ),
+      skeleton: <ThumbnailSkeleton ratio={1.5} />,
     },
     {
       key: 'title',

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Text, TextInput } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { CATEGORY_NAME_MAX, categoryBody, type Category } from '@master-admin/contract';
+import { categoryBody, type Category } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
@@ -155,16 +156,7 @@ export default function CategoriesPage() {
           renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
         }
       >
-        {(form) => (
-          <TextInput
-            label="Name"
-            required
-            data-autofocus
-            maxLength={CATEGORY_NAME_MAX}
-            {...form.register('name')}
-            error={form.formState.errors.name?.message}
-          />
-        )}
+        {() => <TextFormField name="name" label="Name" required data-autofocus />}
       </FormDialog>
 
       <StatusDialog

@@ -29,7 +29,7 @@ import { TREND_BUCKETS, TREND_MAX_BUCKETS, type TrendBucket } from '@master-admi
 import { errorText } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useListParams } from '../../lib/list';
-import { Thumbnail } from '../../components/Thumbnail';
+import { POSTER_RATIO, Thumbnail } from '../../components/Thumbnail';
 import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
 
@@ -269,7 +269,7 @@ function TopPostersCard({ top }: { top: TopQuery }) {
           <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {rows.map((p) => (
               <Group key={p.id} component="li" gap="sm" wrap="nowrap">
-                <Thumbnail src={p.poster} alt="" size={40} />
+                <Thumbnail src={p.poster} alt="" size={40} ratio={POSTER_RATIO} />
                 <div style={{ flex: 1, minWidth: 0 }}>
                   <Anchor
                     component={Link}

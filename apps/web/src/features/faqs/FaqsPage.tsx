@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Text, Textarea } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX, faqCreateBody, type Faq } from '@master-admin/contract';
+import { faqCreateBody, type Faq } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
+import { TextareaFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
@@ -132,28 +133,24 @@ export default function FaqsPage() {
           editing ? update.mutateAsync({ id: editing.id, ...values }) : create.mutateAsync(values)
         }
       >
-        {(form) => (
+        {() => (
           <>
-            <Textarea
+            <TextareaFormField
+              name="question"
               label="Question"
               required
               data-autofocus
               autosize
               minRows={2}
               maxRows={5}
-              maxLength={FAQ_QUESTION_MAX}
-              {...form.register('question')}
-              error={form.formState.errors.question?.message}
             />
-            <Textarea
+            <TextareaFormField
+              name="answer"
               label="Answer"
               required
               autosize
               minRows={4}
               maxRows={14}
-              maxLength={FAQ_ANSWER_MAX}
-              {...form.register('answer')}
-              error={form.formState.errors.answer?.message}
             />
           </>
         )}

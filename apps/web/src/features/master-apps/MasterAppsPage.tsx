@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { masterAppBody, type MasterApp } from '@master-admin/contract';
 import { RowActions } from '../../components/RowActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
@@ -99,15 +100,7 @@ export default function MasterAppsPage() {
           renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
         }
       >
-        {(form) => (
-          <TextInput
-            label="Name"
-            data-autofocus
-            maxLength={100}
-            {...form.register('name')}
-            error={form.formState.errors.name?.message}
-          />
-        )}
+        {() => <TextFormField name="name" label="Name" data-autofocus />}
       </FormDialog>
     </>
   );

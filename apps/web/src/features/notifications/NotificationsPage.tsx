@@ -5,8 +5,6 @@ import {
   Button,
   NumberInput,
   Text,
-  TextInput,
-  Textarea,
   ThemeIcon,
   type ComboboxItem,
   type OptionsFilter,
@@ -16,13 +14,18 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { notificationCreateBody, type Notification } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import {
+  ImageFormField,
+  MasterAppFormField,
+  TextFormField,
+  TextareaFormField,
+} from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
@@ -93,6 +96,7 @@ export default function NotificationsPage() {
             <IconBell size={24} stroke={1.5} />
           </ThemeIcon>
         ),
+      skeleton: <ThumbnailSkeleton />,
     },
     {
       key: 'title',
@@ -240,19 +244,13 @@ export default function NotificationsPage() {
         {(form) => (
           <>
             <MasterAppFormField />
-            <TextInput
-              label="Title"
-              required
-              {...form.register('title')}
-              error={form.formState.errors.title?.message}
-            />
-            <Textarea
+            <TextFormField name="title" label="Title" required />
+            <TextareaFormField
+              name="desc"
               label="Description"
               required
               rows={4}
               resize="vertical"
-              {...form.register('desc')}
-              error={form.formState.errors.desc?.message}
             />
             <Controller
               control={form.control}

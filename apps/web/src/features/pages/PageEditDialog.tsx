@@ -1,7 +1,7 @@
-import { TextInput } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { pageEditForm, type Page } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { useUpdatePage } from './api';
 
@@ -26,12 +26,7 @@ export function PageEditDialog(props: {
     >
       {(form) => (
         <>
-          <TextInput
-            label="Title"
-            required
-            {...form.register('title')}
-            error={form.formState.errors.title?.message}
-          />
+          <TextFormField name="title" label="Title" required />
           <Controller
             control={form.control}
             name="desc"

@@ -292,7 +292,11 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
   const changeStatus = useChangePosterStatus();
   const [progress, setProgress] = useState<number>();
   const { dialog } = props;
-  const poster = dialog?.poster;
+  // The last poster opened, kept while its dialog closes: the closing dialog keeps its title and
+  // its user picker does not ask for the users of app 0 (a stray 400).
+  const [shown, setShown] = useState(dialog?.poster);
+  if (dialog && dialog.poster !== shown) setShown(dialog.poster);
+  const poster = dialog?.poster ?? shown;
   const name = poster ? posterName(poster) : '';
   const close = () => {
     setProgress(undefined);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
 import { bulkActions } from '../../components/BulkActions';
@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { Thumbnail } from '../../components/Thumbnail';
+import { POSTER_RATIO, Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { CategorySelect } from '../categories/CategorySelect';
@@ -59,10 +59,23 @@ export default function PostersPage() {
       card: 'title',
       render: (p) => (
         <Stack gap={2} align="flex-start">
-          <Thumbnail src={p.poster} alt={`Poster #${p.id}`} size={THUMB_HEIGHT} />
+          <Thumbnail
+            src={p.poster}
+            alt={`Poster #${p.id}`}
+            size={THUMB_HEIGHT}
+            ratio={POSTER_RATIO}
+          />
           <Text size="xs" c="dimmed">
             #{p.id}
           </Text>
+        </Stack>
+      ),
+      skeleton: (
+        <Stack gap={2} align="flex-start">
+          <ThumbnailSkeleton size={THUMB_HEIGHT} ratio={POSTER_RATIO} />
+          <Skeleton w={32}>
+            <Text size="xs">#</Text>
+          </Skeleton>
         </Stack>
       ),
     },

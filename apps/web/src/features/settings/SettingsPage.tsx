@@ -1,17 +1,16 @@
 import { useState } from 'react';
-import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { settingsCreateBody, type Settings } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import { ImageFormField, MasterAppFormField, TextFormField } from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeLogo, useCreateSettings, useSettingsList, useUpdateSettings } from './api';
@@ -54,6 +53,7 @@ export default function SettingsPage() {
       header: 'Logo',
       width: 88,
       render: (s) => <Thumbnail src={s.logo} alt={`Logo of ${s.masterApp.name}`} />,
+      skeleton: <ThumbnailSkeleton />,
     },
     {
       key: 'title',
@@ -225,22 +225,14 @@ export default function SettingsPage() {
 
 /** Title and the three optional domains, checked with the server's rule before sending. */
 function SettingsFields() {
-  const form = useFormContext<Record<'title' | (typeof DOMAINS)[number]['field'], string>>();
-  const { errors } = form.formState;
   return (
     <>
-      <TextInput label="Title" required {...form.register('title')} error={errors.title?.message} />
+      <TextFormField name="title" label="Title" required />
       <Text size="sm" c="dimmed">
         Domains are optional: a host name (app.example.com) or an http(s) URL.
       </Text>
       {DOMAINS.map(({ field, label, placeholder }) => (
-        <TextInput
-          key={field}
-          label={label}
-          placeholder={placeholder}
-          {...form.register(field)}
-          error={errors[field]?.message}
-        />
+        <TextFormField name={field} key={field} label={label} placeholder={placeholder} />
       ))}
     </>
   );

@@ -1,13 +1,5 @@
 import { useState } from 'react';
-import {
-  Button,
-  Group,
-  NumberInput,
-  SegmentedControl,
-  Select,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, NumberInput, SegmentedControl, Select, Text } from '@mantine/core';
 import { IconCalendarEvent, IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -26,6 +18,7 @@ import {
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
@@ -321,16 +314,7 @@ function DayFields(props: { withName: boolean }) {
   const last = month ? daysInMonth(Number(month)) : 31;
   return (
     <>
-      {props.withName && (
-        <TextInput
-          label="Name"
-          required
-          data-autofocus
-          maxLength={SPECIAL_DAY_NAME_MAX}
-          {...form.register('name')}
-          error={form.formState.errors.name?.message}
-        />
-      )}
+      {props.withName && <TextFormField name="name" label="Name" required data-autofocus />}
       <Group grow align="flex-start">
         <Controller
           control={form.control}

@@ -1,15 +1,10 @@
 import { useState } from 'react';
-import { Badge, Button, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import {
-  BUILT_IN_MENUS,
-  MENU_NAME_MAX,
-  MENU_TITLE_MAX,
-  menuCreateBody,
-  type Menu,
-} from '@master-admin/contract';
+import { BUILT_IN_MENUS, menuCreateBody, type Menu } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
@@ -132,18 +127,17 @@ export default function MenusPage() {
             : create.mutateAsync(values)
         }
       >
-        {(form) => (
+        {() => (
           <>
-            <TextInput
+            <TextFormField
+              name="title"
               label="Title"
               description="What people read"
               required
               data-autofocus
-              maxLength={MENU_TITLE_MAX}
-              {...form.register('title')}
-              error={form.formState.errors.title?.message}
             />
-            <TextInput
+            <TextFormField
+              name="name"
               label="Name"
               description={
                 editing && isBuiltIn(editing)
@@ -152,9 +146,6 @@ export default function MenusPage() {
               }
               required
               readOnly={editing ? isBuiltIn(editing) : false}
-              maxLength={MENU_NAME_MAX}
-              {...form.register('name')}
-              error={form.formState.errors.name?.message}
             />
           </>
         )}

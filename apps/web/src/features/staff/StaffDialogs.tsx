@@ -1,18 +1,14 @@
-import { PasswordInput, TextInput } from '@mantine/core';
-import { useFormContext } from 'react-hook-form';
+import { PasswordInput } from '@mantine/core';
 import {
   PASSWORD_MAX,
   PASSWORD_MIN,
-  STAFF_EMAIL_MAX,
-  STAFF_NAME_MAX,
-  STAFF_PHONE_MAX,
-  STAFF_ROLES_MAX,
   staffCreateBody,
   staffEditForm,
   staffPasswordBody,
   type Staff,
 } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
+import { TextFormField } from '../../components/FormFields';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import {
@@ -28,50 +24,32 @@ export type StaffDialog =
 
 export const staffName = (s: Staff) => s.staffDetail[0]?.name ?? s.staffDetail[0]?.email ?? '';
 
-type DetailFields = { name: string; email: string; phoneNumber: string; roles: string };
-
 /** Name, email, phone and job title, in the dialog's form (FormDialog provides it). */
 function DetailInputs() {
-  const { register, formState } = useFormContext<DetailFields>();
-  const errors = formState.errors;
   return (
     <>
-      <TextInput
-        label="Name"
-        required
-        data-autofocus
-        maxLength={STAFF_NAME_MAX}
-        autoComplete="off"
-        {...register('name')}
-        error={errors.name?.message}
-      />
-      <TextInput
+      <TextFormField name="name" label="Name" required data-autofocus autoComplete="off" />
+      <TextFormField
+        name="email"
         label="Email"
         description="Signs in with it"
         required
         type="email"
-        maxLength={STAFF_EMAIL_MAX}
         autoComplete="off"
-        {...register('email')}
-        error={errors.email?.message}
       />
-      <TextInput
+      <TextFormField
+        name="phoneNumber"
         label="Phone number"
         description="Digits, with an optional leading +; signs in with it too"
         required
         type="tel"
-        maxLength={STAFF_PHONE_MAX}
         autoComplete="off"
-        {...register('phoneNumber')}
-        error={errors.phoneNumber?.message}
       />
-      <TextInput
+      <TextFormField
+        name="roles"
         label="Job title"
         description="Shown in the staff list, e.g. Editor; what the account may do is set on its permissions"
         required
-        maxLength={STAFF_ROLES_MAX}
-        {...register('roles')}
-        error={errors.roles?.message}
       />
     </>
   );
@@ -105,7 +83,6 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
               label="Password"
               description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
               required
-              maxLength={PASSWORD_MAX}
               autoComplete="new-password"
               {...form.register('password')}
               error={form.formState.errors.password?.message}
@@ -147,7 +124,6 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
             description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. The staff member is signed out everywhere and signs in again with it.`}
             required
             data-autofocus
-            maxLength={PASSWORD_MAX}
             autoComplete="new-password"
             {...form.register('password')}
             error={form.formState.errors.password?.message}

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
-import { Thumbnail } from '../../components/Thumbnail';
+import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeUserStatus, useChangeUsersStatus, useUserList } from './api';
@@ -40,8 +40,8 @@ export function BannerThumbs(props: { user: User; size?: number }) {
   const name = userName(props.user);
   return (
     <Stack gap={4} align="flex-start">
-      <Thumbnail src={top} alt={`Top banner of ${name}`} size={props.size ?? 24} />
-      <Thumbnail src={bottom} alt={`Bottom banner of ${name}`} size={props.size ?? 24} />
+      <Thumbnail src={top} alt={`Top banner of ${name}`} size={props.size ?? 24} ratio={3} />
+      <Thumbnail src={bottom} alt={`Bottom banner of ${name}`} size={props.size ?? 24} ratio={3} />
     </Stack>
   );
 }
@@ -79,7 +79,17 @@ export default function UsersPage() {
         </Stack>
       ),
     },
-    { key: 'banners', header: 'Banners', render: (u) => <BannerThumbs user={u} /> },
+    {
+      key: 'banners',
+      header: 'Banners',
+      render: (u) => <BannerThumbs user={u} />,
+      skeleton: (
+        <Stack gap={4}>
+          <ThumbnailSkeleton size={24} ratio={3} />
+          <ThumbnailSkeleton size={24} ratio={3} />
+        </Stack>
+      ),
+    },
     { key: 'app', header: TITLES['masterApp.name'], render: (u) => u.masterApp.name },
     {
       key: 'dateLimit',

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { bannerCreateBody, categoryBody, faqCreateBody } from '@master-admin/contract';
+import { maxLengthOf } from '../src/components/form-context';
+import { renderApp } from './render';
+import { HttpResponse, http, api, server } from './server';
+
+const created = {
+  id: 1,
+  name: 'Festivals',
+  downloadCount: 0,
+  status: 'ACTIVE',
+  createdAt: '2026-11-20T10:00:00.000Z',
+};
+
+/** The categories screen, empty, with its "New category" dialog open. */
+async function openNewCategory() {
+  server.use(http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })));
+  const view = renderApp('/category', { signedInAs: 'a@b.c' });
+  await userEvent.click(await screen.findByRole('button', { name: 'New category' }));
+  const dialog = await screen.findByRole('dialog', { name: 'New category' });
+  const name = within(dialog).getByRole('textbox', { name: 'Name' });
+  return { ...view, dialog, name };
+}
+
+const discardDialog = () => screen.findByRole('dialog', { name: 'Discard changes?' });
+
+describe('the form dialog', () => {
+  it('closes a clean form at once, and asks before discarding typed work', async () => {
+    const { name } = await openNewCategory();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await userEvent.click(screen.getByRole('button', { name: 'New category' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New category' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Half typed');
+    expect(name).not.toBeInTheDocument(); // a fresh form each time
+
+    await userEvent.keyboard('{Escape}');
+    const ask = await discardDialog();
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByText('Discard changes?')).not.toBeInTheDocument());
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Half typed');
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(await discardDialog()).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('asks before a move to another screen while the form holds changes', async () => {
+    const { dialog, name, router } = await openNewCategory();
+    await userEvent.type(name, 'Half typed');
+    void router.navigate('/faqs');
+    const ask = await discardDialog();
+    expect(router.state.location.pathname).toBe('/category');
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Half typed');
+    expect(router.state.location.pathname).toBe('/category');
+
+    void router.navigate('/faqs');
+    await userEvent.click(within(await discardDialog()).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/faqs'));
+  });
+
+  it('sends one request for a double submit, and stays locked until it has closed', async () => {
+    let posts = 0;
+    let answer: () => void = () => undefined;
+    server.use(
+      http.post(api('/category'), async () => {
+        posts++;
+        await new Promise<void>((resolve) => (answer = resolve));
+        return HttpResponse.json({ message: 'Category Created Successfully', result: created });
+      }),
+    );
+    const { dialog, name } = await openNewCategory();
+    await userEvent.type(name, 'Festivals');
+    const form = name.closest('form')!;
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await waitFor(() => expect(posts).toBe(1));
+    await userEvent.type(name, '{Enter}');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    answer();
+    expect(await screen.findByText('Category Created Successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts).toBe(1);
+  });
+
+  it('names the field as the form labels it in the error toast, which stays until closed', async () => {
+    server.use(
+      http.post(api('/category'), () =>
+        HttpResponse.json(
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: 'name: Must not be a reserved word',
+            details: [{ path: 'name', message: 'Must not be a reserved word' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const { dialog, name } = await openNewCategory();
+    await userEvent.type(name, 'Admin{Enter}');
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Name: Must not be a reserved word');
+    expect(toast).not.toHaveTextContent('name:');
+    expect(name).toHaveAccessibleDescription('Must not be a reserved word');
+    // The form can be sent again once the server has answered.
+    expect(within(dialog).getByRole('button', { name: 'Create' })).toBeEnabled();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(screen.getByRole('alert')).toHaveTextContent('Name: Must not be a reserved word');
+  });
+
+  it('keeps a pasted text past the limit whole, counts it and says the limit', async () => {
+    const { name } = await openNewCategory();
+    expect(screen.getByText('0 / 100')).toBeInTheDocument();
+    await userEvent.type(name, 'Diwali');
+    expect(screen.getByText('6 / 100')).toBeInTheDocument();
+    await userEvent.clear(name);
+    await userEvent.click(name);
+    await userEvent.paste('x'.repeat(300));
+    expect(name).toHaveValue('x'.repeat(300));
+    expect(screen.getByText('300 / 100')).toBeInTheDocument();
+    await waitFor(() => expect(name).toHaveAccessibleDescription('Must be at most 100 characters'));
+  });
+
+  it('reads each text field’s limit from the contract schema', () => {
+    expect(maxLengthOf(categoryBody, 'name')).toBe(100);
+    expect(maxLengthOf(faqCreateBody, 'answer')).toBeGreaterThan(100);
+    expect(maxLengthOf(bannerCreateBody, 'link')).toBeGreaterThan(0);
+    expect(maxLengthOf(categoryBody, 'nothing')).toBeUndefined();
+  });
+});
