@@ -24,7 +24,7 @@ test('Export CSV downloads the searched rows, a formula neutralised', async ({ p
   expect(download.suggestedFilename()).toMatch(/^faqs-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = fs.readFileSync(await download.path(), 'utf8');
   const lines = text.split('\r\n');
-  expect(lines[0]).toBe('\uFEFFid,question,answer,createdAt');
+  expect(lines[0]).toBe('\uFEFFID,Question,Answer,Created');
   expect(lines).toHaveLength(4); // header, two rows, and the last line's end
   expect(text).toContain(`"'=HYPERLINK(""http://x"",""y"") ${tag}","Plain, ""quoted"" ${tag}"`);
   expect(text).not.toContain('Not in the search');

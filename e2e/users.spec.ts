@@ -141,3 +141,47 @@ test('register a user, upload numbered images, see a taken number refused, previ
   await expect.poll(() => loadedWidth(composed)).toBe(600);
   await expect(preview.getByText(/has no .* image/)).toHaveCount(0);
 });
+
+test('sort users by name, select every matching user and suspend them at once', async ({
+  page,
+  request,
+  sql,
+}) => {
+  const api = await adminApi(request);
+  const app = await createMasterApp(request, unique('Bulk Users App'));
+  // Twelve users: one page of ten, and two more that "Select all 12 matching" reaches.
+  const names = Array.from({ length: 12 }, (_, i) => `${String.fromCharCode(76 - i)}ee ${i}`);
+  const base = 8_000_000_000 + (Date.now() % 100_000_000);
+  for (const [i, name] of names.entries()) {
+    await api('post', '/auth/user/register', {
+      form: { name, phoneNumber: String(base + i), masterAppId: String(app.id) },
+    });
+  }
+
+  await openSignedIn(page, `/users?masterAppId=${app.id}&limit=10`, { heading: 'Users' });
+  const table = page.getByRole('table', { name: 'Users' });
+  const firstName = table.getByRole('row').nth(1).getByRole('link');
+  await table.getByRole('button', { name: 'User', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]sort=name/);
+  await expect(firstName).toHaveText('Aee 11');
+  await table.getByRole('button', { name: 'User', exact: true }).click();
+  await expect(firstName).toHaveText('Lee 0');
+
+  await page.getByRole('checkbox', { name: 'Select every row on this page' }).check();
+  const bar = page.getByRole('region', { name: 'Selected rows' });
+  await bar.getByRole('button', { name: 'Select all 12 matching' }).click();
+  await expect(bar).toContainText('All 12 matching selected');
+  await bar.getByRole('button', { name: 'Change status' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Status of 12 users' });
+  await dialog.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Suspended' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expectToast(page, 'Status Updated Successfully');
+  await expect(bar).toBeHidden();
+  await expect(table.getByRole('button', { name: /: Suspended\. Change$/ })).toHaveCount(10);
+  const statuses = await sql.all<{ status: string }>(
+    'select status from accounts where master_app_id = ?',
+    [app.id],
+  );
+  expect(statuses.map((r) => r.status)).toEqual(Array(12).fill('SUSPENDED'));
+});

@@ -6,7 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Poster } from '@master-admin/contract';
+import {
+  PATHS,
+  POSTER_COLUMNS,
+  SPECIAL_DAY_COLUMNS,
+  STAFF_COLUMNS,
+  type Poster,
+} from '@master-admin/contract';
 import { sql } from 'kysely';
 import { TEST_DB, startServer } from './harness.ts';
 import { POSTERS_LIST } from '../src/features/posters/routes.ts';
@@ -67,33 +73,13 @@ function fields(row: object, columns: readonly string[]): string[] {
   });
 }
 
-const POSTER_COLUMNS = [
-  'id',
-  'masterAppId',
-  'categoryId',
-  'specialDayId',
-  'topDefNum',
-  'selfDefNum',
-  'bottomDefNum',
-  'poster',
-  'videoThumb',
-  'date',
-  'downloadCount',
-  'status',
-  'position',
-  'createdAt',
-  'updatedAt',
-  'account.id',
-  'account.phoneNumber',
-  'category.id',
-  'category.name',
-  'masterApp.id',
-  'masterApp.name',
-  'specialDay.id',
-  'specialDay.name',
-  'specialDay.day',
-  'specialDay.month',
-];
+/** The poster file's fields and their titles (the screen's column headings). */
+const POSTER_FIELDS = Object.entries(POSTER_COLUMNS)
+  .filter(([, title]) => title !== null)
+  .map(([field]) => field);
+const POSTER_HEADER = POSTER_FIELDS.map(
+  (f) => (POSTER_COLUMNS as Record<string, string | null>)[f]!,
+);
 
 /** Every row of the poster list for `query`, page by page. */
 async function allPages(query: string): Promise<Poster[]> {
@@ -196,8 +182,8 @@ describe('the file is the list', () => {
       /^attachment; filename="posters-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const [header, ...records] = parseCsv(res.body);
-    expect(header).toEqual(POSTER_COLUMNS);
-    expect(records).toEqual(expected.map((row) => fields(row, POSTER_COLUMNS)));
+    expect(header).toEqual(POSTER_HEADER);
+    expect(records).toEqual(expected.map((row) => fields(row, POSTER_FIELDS)));
   });
 
   it('file keys are their URLs, names in Indian scripts are UTF-8', async () => {
@@ -211,26 +197,14 @@ describe('the file is the list', () => {
   it('an empty result is the header alone', async () => {
     const res = await admin(`/poster/list/export?status=DELETED`);
     expect(res.statusCode).toBe(200);
-    expect(res.body).toBe(`\uFEFF${POSTER_COLUMNS.join(',')}\r\n`);
+    expect(res.body).toBe(`\uFEFF${POSTER_HEADER.join(',')}\r\n`);
   });
 
   it('other lists: their fixed filters and own order (users, special days)', async () => {
     const days = await admin('/special-day/list/export');
     expect(days.statusCode).toBe(200);
     const [header, ...rows] = parseCsv(days.body);
-    expect(header).toEqual(
-      [
-        'id',
-        'name',
-        'month',
-        'day',
-        'year',
-        'status',
-        'createdAt',
-        'updatedAt',
-        'posterCount',
-      ].filter((h) => header!.includes(h)),
-    );
+    expect(header).toEqual(Object.values(SPECIAL_DAY_COLUMNS));
     expect(rows.map((r) => r[1])).toEqual(['Holi Festival']);
     const staff = await s.staff({});
     const users = await admin('/account/user/list/export');
@@ -239,18 +213,57 @@ describe('the file is the list', () => {
     expect(users.body).not.toContain(staff.email);
     // A list of objects (the staff member's details): a column per field.
     const [staffHeader, ...staffRows] = parseCsv((await admin('/account/stafflist/export')).body);
-    expect(staffHeader).toEqual([
-      'id',
-      'phoneNumber',
-      'roles',
-      'status',
-      'createdAt',
-      'staffDetail.id',
-      'staffDetail.name',
-      'staffDetail.email',
-    ]);
+    expect(staffHeader).toEqual(['ID', 'Name', 'Email', 'Phone', 'Job title', 'Status', 'Created']);
+    expect(Object.values(STAFF_COLUMNS).filter((t) => t !== null)).toEqual(staffHeader);
     const row = staffRows.find((r) => r[0] === String(staff.id))!;
-    expect(row.slice(5)).toEqual([String(staff.id), expect.any(String), staff.email]);
+    expect(row.slice(1, 3)).toEqual([expect.any(String), staff.email]);
+  });
+});
+
+describe('headers', () => {
+  it('every list’s file is headed by its columns’ titles, never raw field names', async () => {
+    const user = await s.api({
+      method: 'POST',
+      url: PATHS.userRegister,
+      token: s.adminToken,
+      payload: { name: 'Header User', phoneNumber: '7000000123', masterAppId: apps[0] },
+    });
+    const accountId = user.json().result.id as number;
+    const lists = [
+      PATHS.masterAppList,
+      PATHS.bannerList,
+      PATHS.blogList,
+      PATHS.pageList,
+      PATHS.faqList,
+      PATHS.categoryList,
+      PATHS.specialDayList,
+      PATHS.posterList,
+      PATHS.videoList,
+      PATHS.userList,
+      PATHS.wallets(accountId),
+      PATHS.loginHistory(accountId),
+      PATHS.loginHistoryOwn,
+      PATHS.imageList('top', accountId),
+      PATHS.imageList('self', accountId),
+      PATHS.imageList('bottom', accountId),
+      PATHS.settingsList,
+      PATHS.notificationList,
+      PATHS.staffList,
+      PATHS.auditList,
+      PATHS.contactList,
+    ];
+    for (const list of lists) {
+      const res = await admin(PATHS.listExport(list));
+      expect(res.statusCode, `${list}: ${res.body}`).toBe(200);
+      const [header] = parseCsv(res.body);
+      expect(header!.length, list).toBeGreaterThan(2);
+      for (const title of header!) {
+        // Words as a person writes them: a capital first; no dots, underscores or camelCase.
+        expect(title, list).toMatch(/^[A-Z][^._]*$/);
+        expect(title, list).not.toMatch(/[a-z][A-Z]/);
+      }
+      expect(new Set(header).size, `${list}: ${header!.join(',')}`).toBe(header!.length);
+    }
   });
 });
 

@@ -3,11 +3,11 @@
  * Run on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_MAX, MESSAGES, PATHS, type User } from '@master-admin/contract';
+import { BULK_MAX, MESSAGES, PATHS, USER_COLUMNS, type User } from '@master-admin/contract';
 import { startServer } from './harness.ts';
 
 /** The users export's column of names (its title as the screen shows it). */
-const USER_NAME_TITLE = 'userDetail.name';
+const USER_NAME_TITLE = USER_COLUMNS['userDetail.name'];
 
 const s = await startServer();
 afterAll(() => s.close());

@@ -7,29 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
-import { HttpResponse, http, api, server } from './server';
-
-const user = (id: number, status = 'ACTIVE') => ({
-  id,
-  phoneNumber: `9${String(id).padStart(9, '0')}`,
-  status,
-  dateLimit: null,
-  masterAppId: 2,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  userDetail: {
-    id,
-    userId: id,
-    name: `User ${id}`,
-    email: null,
-    profile: null,
-    top: null,
-    bottom: null,
-    designation: null,
-    adminAssignName: null,
-  },
-  masterApp: { id: 2, name: 'Festival' },
-});
+import { HttpResponse, errorJson, http, api, server } from './server';
+import { user } from './users-rows';
 
 /**
  * A users list of `count()` users (ids 1..count), paged as the server pages; answers the query
@@ -138,6 +117,38 @@ describe('users list: sorts and bulk status', () => {
       await screen.findByText(/The list changed: 46 match now, not 45\. Nothing was changed/),
     ).toBeInTheDocument();
     expect(bulk).toEqual([]);
+  });
+
+  it('says how many were changed when a later call of several fails', async () => {
+    const { bulk, seen } = withUsers(() => 1234);
+    server.use(
+      http.put(api('/account/user/bulk-status'), async ({ request }) => {
+        const body = (await request.json()) as { ids: number[]; status: string };
+        bulk.push(body);
+        if (bulk.length === 2) return errorJson(404, 'Not Found', 'No user with id 777');
+        return HttpResponse.json({
+          message: 'Status Updated Successfully',
+          result: { ids: body.ids, count: body.ids.length },
+        });
+      }),
+    );
+    renderApp('/users', { signedInAs: 'a@b.c' });
+    await userEvent.click(
+      await screen.findByRole('checkbox', { name: 'Select every row on this page' }),
+    );
+    const bar = screen.getByRole('region', { name: 'Selected rows' });
+    await userEvent.click(within(bar).getByRole('button', { name: 'Select all 1,234 matching' }));
+    await userEvent.click(within(bar).getByRole('button', { name: 'Change status' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Status of 1,234 users' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('500 of 1,234 were changed, then: No user with id 777'),
+    ).toBeInTheDocument();
+    // The calls stop at the failure; the dialog stays open to try again.
+    expect(bulk).toHaveLength(2);
+    // The list is read again, showing the rows that did change.
+    await waitFor(() => expect(seen.at(-1)?.get('limit')).toBe('20'));
+    expect(screen.getByRole('dialog', { name: 'Status of 1,234 users' })).toBeInTheDocument();
   });
 
   it('unticking a row after "all matching" keeps the rest of the page picked', async () => {

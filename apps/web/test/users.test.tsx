@@ -3,31 +3,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
+import { user } from './users-rows';
 
 const media = (n: number) => `/media/users/ab/${'c'.repeat(62)}${String(n).padStart(2, '0')}.webp`;
 
-const user = (id: number, overrides: Record<string, unknown> = {}) => ({
-  id,
-  phoneNumber: `98765432${id}`,
-  status: 'ACTIVE',
-  dateLimit: null,
-  masterAppId: 2,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  userDetail: {
-    id,
-    userId: id,
-    name: `User ${id}`,
-    email: null,
-    profile: null,
-    top: null,
-    bottom: null,
-    designation: null,
-    adminAssignName: null,
-  },
-  masterApp: { id: 2, name: 'Festival' },
-  ...overrides,
-});
 
 const image = (id: number, defNum: number, extra: Record<string, unknown> = {}) => ({
   id,

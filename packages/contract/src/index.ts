@@ -20,3 +20,4 @@ export * from './videos.ts';
 export * from './users.ts';
 export * from './staff.ts';
 export * from './audit.ts';
+export * from './columns.ts';

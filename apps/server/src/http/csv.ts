@@ -41,6 +41,26 @@ export function csvColumns(schema: z.ZodType, prefix: readonly string[] = []): C
 }
 
 /**
+ * The columns of a list's file: every field of its row (`csvColumns`) headed by its title, in
+ * the titles' order, those titled null left out. Throws when the titles and the row's fields
+ * differ (the contract's type says the same; this holds it at start, whatever the types).
+ */
+export function titledColumns(
+  schema: z.ZodType,
+  titles: Readonly<Record<string, string | null>>,
+): CsvColumn[] {
+  const fields = new Map(csvColumns(schema).map((c) => [c.header, c]));
+  const untitled = [...fields.keys()].filter((f) => !(f in titles));
+  const unknown = Object.keys(titles).filter((f) => !fields.has(f));
+  if (untitled.length > 0 || unknown.length > 0) {
+    throw new Error(`Column titles: untitled ${untitled.join(', ')}; unknown ${unknown.join(', ')}`);
+  }
+  return Object.entries(titles).flatMap(([field, title]) =>
+    title === null ? [] : [{ header: title, path: fields.get(field)!.path }],
+  );
+}
+
+/**
  * A spreadsheet runs a cell starting with one of these as a formula (`=HYPERLINK(…)` sends a
  * click to any address; DDE formulas have run commands): such text gets a leading apostrophe,
  * which spreadsheets show as text and do not run (OWASP, CSV injection).

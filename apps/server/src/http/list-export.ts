@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { PATHS, errorResponse } from '@master-admin/contract';
 import type { ListSpec } from '../db/lists.ts';
 import type { Access } from './access.ts';
-import { BOM, csvColumns, csvHeader, csvLines } from './csv.ts';
+import { BOM, csvHeader, csvLines, titledColumns } from './csv.ts';
 
 /** A list call's query: the contract's `listQuery` extended with the area's filters and sort. */
 type ListQuerySchema = z.ZodObject<{ limit: z.ZodType; offset: z.ZodType } & z.ZodRawShape>;
@@ -33,6 +33,8 @@ export type ListExport<O, P extends z.ZodObject | undefined> = {
   querystring: ListQuerySchema;
   /** The list call's answer (`{ result, total }`): its row's fields are the file's columns. */
   response: z.ZodObject<{ result: z.ZodArray<z.ZodType> }>;
+  /** The columns' titles, as the screen heads them (the contract's `*_COLUMNS`). */
+  titles: Readonly<Record<string, string | null>>;
   /**
    * Values the list call adds to the query from the route, after its own checks (an account it
    * names must exist, a role it lists): throws as the list call does.
@@ -50,7 +52,7 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
   options: ListExport<O, P>,
 ) {
   const { lists, config } = app.ctx;
-  const columns = csvColumns(options.response.shape.result.element);
+  const columns = titledColumns(options.response.shape.result.element, options.titles);
   const { map, list } = options;
 
   app.get(
@@ -63,7 +65,9 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
         description:
           'Takes the list call’s query without `limit` and `offset`, and answers all the ' +
           'matching rows in the list’s order, streamed (no row limit): UTF-8 with a byte-order ' +
-          'mark, a header row of the list row’s fields (nested ones as `masterApp.name`), ' +
+          `mark, a header row of the columns' titles (${Object.values(options.titles)
+            .filter((t) => t !== null)
+            .join(', ')}), ` +
           'RFC 4180 quoting; text starting with = + - @, a tab or a carriage return gets a ' +
           'leading apostrophe so that spreadsheets do not run it as a formula. Same access as ' +
           'the list.',

@@ -3,7 +3,7 @@
  * delete. Each names how many rows it acts on, the count the person confirms (lib/bulk.ts checks
  * the rows read are as many before anything changes).
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { Status } from '@master-admin/contract';
@@ -19,7 +19,7 @@ type BulkMutation<A> = {
 };
 
 /** "Change status": the status dialog, then the status of every selected row. */
-export function BulkStatusAction<Row extends { id: number }>(props: {
+function BulkStatusAction<Row extends { id: number }>(props: {
   selection: Selection<Row>;
   clear: () => void;
   /** The rows as the dialog names them: "3 posters". */
@@ -50,7 +50,7 @@ export function BulkStatusAction<Row extends { id: number }>(props: {
 }
 
 /** "Delete": asks, naming how many, then deletes every selected row. */
-export function BulkDeleteAction<Row extends { id: number }>(props: {
+function BulkDeleteAction<Row extends { id: number }>(props: {
   selection: Selection<Row>;
   clear: () => void;
   subject: (count: number) => string;
@@ -76,5 +76,40 @@ export function BulkDeleteAction<Row extends { id: number }>(props: {
     >
       Delete
     </Button>
+  );
+}
+
+/**
+ * A list's bulk actions (DataTable's `bulkActions`): "Change status" when `status` is given,
+ * "Delete" when `remove` is (each given only when the account may); none: no selection at all.
+ */
+export function bulkActions<Row extends { id: number }>(options: {
+  subject: (count: number) => string;
+  status?: { mutation: BulkMutation<{ status: Status }>; choices?: readonly Status[] } | false;
+  remove?: { mutation: BulkMutation<undefined>; consequence: string } | false;
+}): ((selection: Selection<Row>, clear: () => void) => ReactNode) | undefined {
+  const { subject, status, remove } = options;
+  if (!status && !remove) return undefined;
+  return (selection, clear) => (
+    <>
+      {status && (
+        <BulkStatusAction
+          selection={selection}
+          clear={clear}
+          subject={subject}
+          mutation={status.mutation}
+          choices={status.choices}
+        />
+      )}
+      {remove && (
+        <BulkDeleteAction
+          selection={selection}
+          clear={clear}
+          subject={subject}
+          consequence={remove.consequence}
+          mutation={remove.mutation}
+        />
+      )}
+    </>
   );
 }

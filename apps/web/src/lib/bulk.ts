@@ -5,6 +5,7 @@
  * itself, with the same query), checks there are as many as the person confirmed, and sends them
  * BULK_MAX at a time, one call after the other (each call all or nothing on the server).
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { BULK_MAX, MAX_LIMIT } from '@master-admin/contract';
 import { api, ApiError, errorText, type Values } from './api';
@@ -75,6 +76,7 @@ export function useBulkMutation<A, R extends { message: string }>(options: {
   call: (ids: number[], args: A) => Promise<R>;
   invalidates: readonly (readonly unknown[])[];
 }) {
+  const client = useQueryClient();
   return useApiMutation({
     mutationFn: async ({ selection, args }: { selection: Selection<{ id: number }>; args: A }) => {
       const ids = await selectionIds(selection);
@@ -84,6 +86,8 @@ export function useBulkMutation<A, R extends { message: string }>(options: {
           last = await options.call(ids.slice(done, done + BULK_MAX), args);
         } catch (err) {
           if (done === 0) throw err;
+          // Some rows did change: the lists show them as they are now.
+          for (const queryKey of options.invalidates) void client.invalidateQueries({ queryKey });
           throw new ApiError(
             `${formatNumber(done)} of ${formatNumber(ids.length)} were changed, then: ${errorText(err)}`,
           );

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AUDIT_COLUMNS,
   AUDIT_AREA_MENUS,
   AUDIT_AREAS,
   DATES_REVERSED,
@@ -119,6 +120,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     // it): the days' order is checked here instead, with the same 400.
     querystring: auditListFilters,
     response: auditList,
+    titles: AUDIT_COLUMNS,
     scope: (_params, request) => {
       const query = request.query as { fromDate?: string; toDate?: string };
       if (query.fromDate && query.toDate && query.fromDate > query.toDate) {

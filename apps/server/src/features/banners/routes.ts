@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  BANNER_COLUMNS,
   MESSAGES,
   PATHS,
   bannerCreateBody,
@@ -138,6 +139,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'banners',
     querystring: bannerListQuery,
     response: bannerList,
+    titles: BANNER_COLUMNS,
     map: toBanner,
   });
 

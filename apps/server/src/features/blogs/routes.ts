@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  BLOG_COLUMNS,
   MESSAGES,
   PATHS,
   blog,
@@ -160,6 +161,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'blogs',
     querystring: blogListQuery,
     response: blogList,
+    titles: BLOG_COLUMNS,
     map: toBlog,
   });
 

@@ -1,6 +1,7 @@
 /** Categories: the groups posters belong to. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  CATEGORY_COLUMNS,
   MESSAGES,
   OPTIONS_LIMIT,
   optionsQuery,
@@ -136,6 +137,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'categories',
     querystring: categoryListQuery,
     response: categoryList,
+    titles: CATEGORY_COLUMNS,
   });
 
   app.patch(

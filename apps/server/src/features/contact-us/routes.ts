@@ -1,6 +1,7 @@
 /** Contact us: enquiries sent from the content app's public form, read in the back office. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  CONTACT_US_COLUMNS,
   MESSAGES,
   PATHS,
   contactUsBody,
@@ -88,6 +89,7 @@ const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'enquiries',
     querystring: contactUsListQuery,
     response: contactUsList,
+    titles: CONTACT_US_COLUMNS,
   });
 };
 export default contactUsRoutes;

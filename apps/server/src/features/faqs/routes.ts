@@ -1,6 +1,7 @@
 /** FAQs: question and answer pairs the content app shows. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FAQ_COLUMNS,
   MESSAGES,
   PATHS,
   deleteResponse,
@@ -87,6 +88,7 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'FAQs',
     querystring: faqListQuery,
     response: faqList,
+    titles: FAQ_COLUMNS,
   });
 
   app.patch(

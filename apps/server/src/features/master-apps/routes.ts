@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MASTER_APP_COLUMNS,
   MESSAGES,
   PATHS,
   idParams,
@@ -90,6 +91,7 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'master apps',
     querystring: masterAppListQuery,
     response: masterAppList,
+    titles: MASTER_APP_COLUMNS,
   });
 
   app.get(

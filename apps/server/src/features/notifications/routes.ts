@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  NOTIFICATION_COLUMNS,
   MESSAGES,
   PATHS,
   deleteResponse,
@@ -172,6 +173,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'notifications',
     querystring: notificationListQuery,
     response: notificationList,
+    titles: NOTIFICATION_COLUMNS,
     map: toNotification,
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  PAGE_COLUMNS,
   MESSAGES,
   PATHS,
   idParams,
@@ -91,6 +92,7 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'pages',
     querystring: pageListQuery,
     response: pageList,
+    titles: PAGE_COLUMNS,
     map: toPage,
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  POSTER_COLUMNS,
   MESSAGES,
   PATHS,
   POSTER_SORTS,
@@ -286,6 +287,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'posters',
     querystring: posterListQuery,
     response: posterList,
+    titles: POSTER_COLUMNS,
     map: toPoster,
   });
 

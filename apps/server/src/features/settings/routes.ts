@@ -5,6 +5,7 @@
 import type { Updateable } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  SETTINGS_COLUMNS,
   MESSAGES,
   PATHS,
   SETTINGS_DOMAIN_FIELDS,
@@ -181,6 +182,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'settings',
     querystring: settingsListQuery,
     response: settingsList,
+    titles: SETTINGS_COLUMNS,
     map: toSettings,
   });
 

@@ -1,6 +1,7 @@
 /** Special days: dates (month and day) posters are made for, listed in calendar order. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  SPECIAL_DAY_COLUMNS,
   MESSAGES,
   OPTIONS_LIMIT,
   optionsQuery,
@@ -163,6 +164,7 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'special days',
     querystring: specialDayListQuery,
     response: specialDayList,
+    titles: SPECIAL_DAY_COLUMNS,
   });
 
   app.patch(

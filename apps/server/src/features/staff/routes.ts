@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  STAFF_COLUMNS,
   MESSAGES,
   PATHS,
   deleteResponse,
@@ -197,6 +198,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'staff accounts',
     querystring: staffListQuery,
     response: staffList,
+    titles: STAFF_COLUMNS,
     scope: () => ({ role: 'STAFF' }),
     map: toStaff,
   });

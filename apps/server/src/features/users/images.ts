@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  USER_IMAGE_COLUMNS,
   IMAGE_KINDS,
   MESSAGES,
   PATHS,
@@ -203,6 +204,7 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
       params: accountIdParams,
       querystring: self ? selfImageListQuery : imageListQuery,
       response: imageList,
+      titles: USER_IMAGE_COLUMNS,
       scope: async ({ accountId }) => {
         await requireUser(db, accountId);
         return { accountId, kind };

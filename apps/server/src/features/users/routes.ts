@@ -5,6 +5,9 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  LOGIN_HISTORY_COLUMNS,
+  USER_COLUMNS,
+  WALLET_COLUMNS,
   MESSAGES,
   PATHS,
   USER_SORTS,
@@ -336,6 +339,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'users',
     querystring: userListQuery,
     response: userList,
+    titles: USER_COLUMNS,
     scope: () => ({ role: 'USER' }),
     map: toUser,
   });
@@ -631,6 +635,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     params: accountIdParams,
     querystring: walletListQuery,
     response: walletList,
+    titles: WALLET_COLUMNS,
     scope: async ({ accountId }) => {
       await requireUser(db, accountId);
       return { accountId };
@@ -685,6 +690,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     params: accountIdParams,
     querystring: loginHistoryQuery,
     response: loginHistoryList,
+    titles: LOGIN_HISTORY_COLUMNS,
     scope: async ({ accountId }, request) => {
       await requireHistoryAccess(accountId, request.account);
       return { accountId };
@@ -715,6 +721,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'caller’s own sign-ins and sign-outs',
     querystring: loginHistoryQuery,
     response: loginHistoryList,
+    titles: LOGIN_HISTORY_COLUMNS,
     scope: (_params, request) => ({ accountId: request.account.id }),
   });
 };

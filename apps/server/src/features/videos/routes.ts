@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createHash } from 'node:crypto';
 import {
+  VIDEO_COLUMNS,
   MESSAGES,
   PATHS,
   VIDEO_ID,
@@ -193,6 +194,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     what: 'videos',
     querystring: videoListQuery,
     response: videoList,
+    titles: VIDEO_COLUMNS,
     map: toVideo,
   });
 

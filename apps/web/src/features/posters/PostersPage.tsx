@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import type { Poster } from '@master-admin/contract';
-import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
+import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -12,7 +12,6 @@ import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { POSTER_RATIO, Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
-import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { CategorySelect } from '../categories/CategorySelect';
 import { SpecialDaySelect, specialDayLabel } from '../special-days/SpecialDaySelect';
@@ -80,10 +79,10 @@ export default function PostersPage() {
         </Stack>
       ),
     },
-    { key: 'category', header: 'Category', render: (p) => p.category.name },
+    { key: 'category', header: TITLES['category.name'], render: (p) => p.category.name },
     {
       key: 'specialDay',
-      header: 'Special day',
+      header: TITLES['specialDay.name'],
       render: (p) =>
         p.specialDay ? (
           <Text size="sm">{specialDayLabel(p.specialDay)}</Text>
@@ -93,7 +92,7 @@ export default function PostersPage() {
           </Text>
         ),
     },
-    { key: 'app', header: 'Master app', render: (p) => p.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (p) => p.masterApp.name },
     {
       key: 'defNums',
       header: 'Numbers & side',
@@ -114,7 +113,7 @@ export default function PostersPage() {
     },
     {
       key: 'date',
-      header: 'Date',
+      header: TITLES.date,
       sort: 'date',
       render: (p) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={p.date ? undefined : 'dimmed'}>
@@ -124,7 +123,7 @@ export default function PostersPage() {
     },
     {
       key: 'downloads',
-      header: 'Downloads',
+      header: TITLES.downloadCount,
       sort: 'downloadCount',
       align: 'right',
       render: (p) => formatNumber(p.downloadCount),
@@ -138,7 +137,7 @@ export default function PostersPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Created',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (p) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(p.createdAt)}>
@@ -147,29 +146,6 @@ export default function PostersPage() {
       ),
     },
   ];
-
-  const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selection: Selection<Poster>, clear: () => void) => (
-    <>
-      {grants.update && (
-        <BulkStatusAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          mutation={changeManyStatus}
-        />
-      )}
-      {grants.delete && (
-        <BulkDeleteAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          consequence="with their images unless other posters share them"
-          mutation={removeMany}
-        />
-      )}
-    </>
-  );
 
   return (
     <>
@@ -242,7 +218,11 @@ export default function PostersPage() {
             ? { label: 'Add the first poster', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={mayBulk ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus },
+          remove: grants.delete && { mutation: removeMany, consequence: 'with their images unless other posters share them' },
+        })}
         actions={(p) => (
           <RowActions
             history={{ area: 'posters', id: p.id }}

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { USER_BULK_STATUSES, type User } from '@master-admin/contract';
-import { BulkStatusAction } from '../../components/BulkActions';
+import { USER_BULK_STATUSES, USER_COLUMNS as TITLES, type User } from '@master-admin/contract';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -12,7 +12,6 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
-import type { Selection } from '../../lib/bulk';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeUserStatus, useChangeUsersStatus, useUserList } from './api';
@@ -91,10 +90,10 @@ export default function UsersPage() {
         </Stack>
       ),
     },
-    { key: 'app', header: 'Master app', render: (u) => u.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (u) => u.masterApp.name },
     {
       key: 'dateLimit',
-      header: 'Date limit',
+      header: TITLES.dateLimit,
       sort: 'dateLimit',
       render: (u) => (
         <Text size="sm" c={u.dateLimit ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
@@ -111,7 +110,7 @@ export default function UsersPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Registered',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (u) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(u.createdAt)}>
@@ -120,16 +119,6 @@ export default function UsersPage() {
       ),
     },
   ];
-
-  const bulkActions = (selection: Selection<User>, clear: () => void) => (
-    <BulkStatusAction
-      selection={selection}
-      clear={clear}
-      subject={count}
-      choices={USER_BULK_STATUSES}
-      mutation={changeManyStatus}
-    />
-  );
 
   return (
     <>
@@ -181,7 +170,10 @@ export default function UsersPage() {
             ? { label: 'Add the first user', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={grants.update ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus, choices: USER_BULK_STATUSES },
+        })}
         actions={(u) => (
           <RowActions
             history={{ area: 'users', id: u.id }}

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { ActionIcon, Box, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlayerPlayFilled, IconPlus } from '@tabler/icons-react';
-import type { Video } from '@master-admin/contract';
-import { BulkDeleteAction, BulkStatusAction } from '../../components/BulkActions';
+import { VIDEO_COLUMNS as TITLES, type Video } from '@master-admin/contract';
+import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
@@ -11,7 +11,6 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
-import type { Selection } from '../../lib/bulk';
 import { useGrants } from '../../lib/permissions';
 import { SIDE_LABELS } from '../posters/PosterDialogs';
 import { useChangeVideoStatus, useChangeVideosStatus, useDeleteVideos, useVideoList } from './api';
@@ -109,7 +108,7 @@ export default function VideosPage() {
         </Stack>
       ),
     },
-    { key: 'app', header: 'Master app', render: (v) => v.masterApp.name },
+    { key: 'app', header: TITLES['masterApp.name'], render: (v) => v.masterApp.name },
     {
       key: 'defNums',
       header: 'Numbers & side',
@@ -130,7 +129,7 @@ export default function VideosPage() {
     },
     {
       key: 'date',
-      header: 'Date',
+      header: TITLES.date,
       sort: 'date',
       render: (v) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={v.date ? undefined : 'dimmed'}>
@@ -140,7 +139,7 @@ export default function VideosPage() {
     },
     {
       key: 'downloads',
-      header: 'Downloads',
+      header: TITLES.downloadCount,
       sort: 'downloadCount',
       align: 'right',
       render: (v) => formatNumber(v.downloadCount),
@@ -154,7 +153,7 @@ export default function VideosPage() {
     }),
     {
       key: 'createdAt',
-      header: 'Created',
+      header: TITLES.createdAt,
       sort: 'createdAt',
       render: (v) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(v.createdAt)}>
@@ -163,29 +162,6 @@ export default function VideosPage() {
       ),
     },
   ];
-
-  const mayBulk = grants.update || grants.delete;
-  const bulkActions = (selection: Selection<Video>, clear: () => void) => (
-    <>
-      {grants.update && (
-        <BulkStatusAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          mutation={changeManyStatus}
-        />
-      )}
-      {grants.delete && (
-        <BulkDeleteAction
-          selection={selection}
-          clear={clear}
-          subject={count}
-          consequence="with their files unless other videos share them"
-          mutation={removeMany}
-        />
-      )}
-    </>
-  );
 
   return (
     <>
@@ -237,7 +213,11 @@ export default function VideosPage() {
             ? { label: 'Add the first video', onClick: () => setCreating(true) }
             : undefined,
         }}
-        bulkActions={mayBulk ? bulkActions : undefined}
+        bulkActions={bulkActions({
+          subject: count,
+          status: grants.update && { mutation: changeManyStatus },
+          remove: grants.delete && { mutation: removeMany, consequence: 'with their files unless other videos share them' },
+        })}
         actions={(v) => (
           <RowActions
             history={{ area: 'videos', id: v.id }}
