@@ -62,7 +62,12 @@ describe('account/user/bulk-status', () => {
       method: 'GET',
       url: `${PATHS.userList}?masterAppId=${appId}&status=SUSPENDED`,
     });
-    expect(listed.json().result.map((u: User) => u.id).sort()).toEqual([...ids].sort());
+    expect(
+      listed
+        .json()
+        .result.map((u: User) => u.id)
+        .sort(),
+    ).toEqual([...ids].sort());
 
     const entries = await s.ctx.db
       .selectFrom('auditLog')
@@ -185,7 +190,13 @@ describe('account/user/bulk-status', () => {
 });
 
 describe('users list sorts', () => {
-  type Row = { id: number; name: string; email: string | null; status: string; date: string | null };
+  type Row = {
+    id: number;
+    name: string;
+    email: string | null;
+    status: string;
+    date: string | null;
+  };
   let rows: Row[];
   beforeAll(async () => {
     rows = [];
@@ -205,7 +216,11 @@ describe('users list sorts', () => {
         ...(dateLimit ? { dateLimit } : {}),
       });
       if (status !== 'ACTIVE') {
-        const res = await admin({ method: 'PUT', url: PATHS.userStatus(u.id), payload: { status } });
+        const res = await admin({
+          method: 'PUT',
+          url: PATHS.userStatus(u.id),
+          payload: { status },
+        });
         expect(res.statusCode).toBe(200);
       }
       rows.push({ id: u.id, name, email, status, date: dateLimit });
@@ -262,7 +277,10 @@ describe('users list sorts', () => {
       url: `${PATHS.listExport(PATHS.userList)}?masterAppId=${sortApp}&sort=-name`,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const [header, ...lines] = res.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const [header, ...lines] = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     const column = header!.split(',').indexOf(USER_NAME_TITLE);
     expect(column).toBeGreaterThanOrEqual(0);
     const names = lines.map((line) => line.split(',')[column]);

@@ -7,7 +7,6 @@ import { user } from './users-rows';
 
 const media = (n: number) => `/media/users/ab/${'c'.repeat(62)}${String(n).padStart(2, '0')}.webp`;
 
-
 const image = (id: number, defNum: number, extra: Record<string, unknown> = {}) => ({
   id,
   accountId: 7,

@@ -53,7 +53,9 @@ export function titledColumns(
   const untitled = [...fields.keys()].filter((f) => !(f in titles));
   const unknown = Object.keys(titles).filter((f) => !fields.has(f));
   if (untitled.length > 0 || unknown.length > 0) {
-    throw new Error(`Column titles: untitled ${untitled.join(', ')}; unknown ${unknown.join(', ')}`);
+    throw new Error(
+      `Column titles: untitled ${untitled.join(', ')}; unknown ${unknown.join(', ')}`,
+    );
   }
   return Object.entries(titles).flatMap(([field, title]) =>
     title === null ? [] : [{ header: title, path: fields.get(field)!.path }],

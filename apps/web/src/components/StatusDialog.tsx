@@ -29,7 +29,9 @@ export function StatusDialog(props: {
         : statusBody,
     [choices],
   );
-  const options = choices ? STATUS_OPTIONS.filter((o) => choices.includes(o.value)) : STATUS_OPTIONS;
+  const options = choices
+    ? STATUS_OPTIONS.filter((o) => choices.includes(o.value))
+    : STATUS_OPTIONS;
   return (
     <FormDialog
       opened={props.opened}

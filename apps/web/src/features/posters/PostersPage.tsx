@@ -221,7 +221,10 @@ export default function PostersPage() {
         bulkActions={bulkActions({
           subject: count,
           status: grants.update && { mutation: changeManyStatus },
-          remove: grants.delete && { mutation: removeMany, consequence: 'with their images unless other posters share them' },
+          remove: grants.delete && {
+            mutation: removeMany,
+            consequence: 'with their images unless other posters share them',
+          },
         })}
         actions={(p) => (
           <RowActions

@@ -216,7 +216,10 @@ export default function VideosPage() {
         bulkActions={bulkActions({
           subject: count,
           status: grants.update && { mutation: changeManyStatus },
-          remove: grants.delete && { mutation: removeMany, consequence: 'with their files unless other videos share them' },
+          remove: grants.delete && {
+            mutation: removeMany,
+            consequence: 'with their files unless other videos share them',
+          },
         })}
         actions={(v) => (
           <RowActions
