@@ -176,7 +176,7 @@ test('a signed-in visit gets the shell and dashboard in one file, asked for at o
 
   await signIn(page);
   // A screen as short as the counts: the charts below them load only once scrolled into view.
-  await page.setViewportSize({ width: 1280, height: 300 });
+  await page.setViewportSize({ width: 1280, height: 250 });
   scripts.length = 0;
   await page.reload();
   await expect(page.getByTestId('stat-totalUser').getByTestId('stat-value')).toBeVisible();

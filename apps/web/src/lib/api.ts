@@ -100,7 +100,23 @@ export type RequestConfig = {
    * no answer), so a large file on a slow line is not cut off while it is still moving.
    */
   onProgress?: UploadProgress | undefined;
+  /** The sign-out call itself: sent with the session's token after its other requests were cut. */
+  endsSession?: boolean;
 };
+
+/**
+ * Signing out cuts the requests under way with the session's token and refuses new ones with it:
+ * once the server has ended the session they could only answer 401, to a screen being left.
+ */
+let cut = new AbortController();
+let endedToken: string | null = null;
+export function endSessionRequests(): { done: () => void } {
+  endedToken = session.token();
+  cut.abort();
+  cut = new AbortController();
+  // Once the token is gone from storage the check has nothing left to hold.
+  return { done: () => void (endedToken = null) };
+}
 
 /** An upload's progress: 0..100, and the bytes sent of the body's total. */
 export type UploadProgress = (percent: number, bytes: { loaded: number; total: number }) => void;
@@ -138,7 +154,11 @@ function send(
   const { data, type } = encode(config.body);
   const headers: Record<string, string> = {};
   const token = session.token();
+  if (token !== null && token === endedToken && !config.endsSession) {
+    return Promise.reject(new ApiError(MESSAGES.networkError));
+  }
   if (token) headers.Authorization = `Bearer ${token}`;
+  const cutSignal = cut.signal;
   if (type) headers['Content-Type'] = type;
   const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
   const method = config.method ?? 'GET';
@@ -172,6 +192,11 @@ function send(
         stop();
         reject(new ApiError(MESSAGES.networkError));
       };
+      cutSignal.addEventListener('abort', () => {
+        stop();
+        xhr.abort();
+        reject(new ApiError(MESSAGES.networkError));
+      });
       xhr.send(data as XMLHttpRequestBodyInit | null | undefined);
       wait();
     });
@@ -180,7 +205,7 @@ function send(
     method,
     headers,
     body: data,
-    signal: AbortSignal.timeout(timeout),
+    signal: AbortSignal.any([AbortSignal.timeout(timeout), cutSignal]),
   }).then(
     async (res) => ({
       status: res.status,

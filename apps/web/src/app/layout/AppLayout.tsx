@@ -28,7 +28,7 @@ import {
 import { NavLink as RouterNavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { messageResponse, PATHS } from '@master-admin/contract';
-import { api, setForbiddenHandler } from '../../lib/api';
+import { endSessionRequests, formBody, request, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
 import { Loading } from '../../components/Loading';
 import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
@@ -170,12 +170,19 @@ function Shell() {
   }, [client]);
 
   const logout = async () => {
+    const ending = endSessionRequests();
     try {
-      await api.post(PATHS.logout, messageResponse);
+      await request(messageResponse, {
+        method: 'POST',
+        url: PATHS.logout,
+        body: formBody({}),
+        endsSession: true,
+      });
     } catch {
       // Signing out locally is what matters; the session also expires on its own.
     }
     session.clear();
+    ending.done();
     client.clear();
     await navigate('/auth/sign-in', { replace: true });
   };
