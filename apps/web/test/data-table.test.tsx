@@ -273,6 +273,23 @@ describe('DataTable', () => {
     expect(screen.queryByRole('radio', { name: 'Compact' })).toBeNull();
   });
 
+  it("opens a row's menu on a click and gives focus back to its button when it closes", async () => {
+    renderTable('/fruits');
+    const button = await screen.findByRole('button', { name: 'Actions for Banana' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    // The menu is mounted on the first click (a plain button until then): it opens at once.
+    await userEvent.click(button);
+    expect(await screen.findByRole('menuitem', { name: 'Eat' })).toBeVisible();
+    await userEvent.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('menuitem', { name: 'Eat' })).toBeNull());
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Actions for Banana' })).toHaveFocus(),
+    );
+    // And again, now that it is mounted.
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Banana' }));
+    expect(await screen.findByRole('menuitem', { name: 'Eat' })).toBeVisible();
+  });
+
   it('keeps its frame while the first rows load: headings, a page of row places, the footer', () => {
     const loading = { ...idle, isPending: true, isFetching: true };
     renderTable('/fruits?limit=10', { rows: [], total: 0, query: loading, onBulk: vi.fn() });

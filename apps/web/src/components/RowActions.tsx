@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import type { AuditArea } from '@master-admin/contract';
+import { LazyMenu } from './LazyMenu';
 
 // The history drawer loads when a row's history is first opened.
 const HistoryDrawer = lazy(() => import('../features/audit/HistoryDrawer'));
@@ -32,35 +33,38 @@ export function RowActions(props: {
   if (actions.length === 0) return null;
   return (
     <>
-      {/* Focus goes back to the button when the menu closes (and when a dialog it opened closes). */}
-      <Menu position="bottom-end" withinPortal shadow="md" returnFocus>
-        <Menu.Target>
+      {/* Focus goes back to the button when the menu closes (and when a dialog it opened closes);
+          the menu mounts on the first click (a plain button per row until then). */}
+      <LazyMenu
+        position="bottom-end"
+        buttonRef={target}
+        target={(lazy) => (
           <ActionIcon
             ref={target}
             variant="subtle"
             color="gray"
             aria-label={`Actions for ${props.label}`}
+            {...lazy}
           >
             <IconDots size={18} />
           </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {actions.map((a) => (
-            <Menu.Item
-              key={a.label}
-              color={a.danger ? 'red' : undefined}
-              onClick={() => {
-                // The dialog an action opens remembers what had focus, to give it back on close:
-                // that must be this button, not the menu item about to disappear.
-                target.current?.focus();
-                a.onClick();
-              }}
-            >
-              {a.label}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+        )}
+      >
+        {actions.map((a) => (
+          <Menu.Item
+            key={a.label}
+            color={a.danger ? 'red' : undefined}
+            onClick={() => {
+              // The dialog an action opens remembers what had focus, to give it back on close:
+              // that must be this button, not the menu item about to disappear.
+              target.current?.focus();
+              a.onClick();
+            }}
+          >
+            {a.label}
+          </Menu.Item>
+        ))}
+      </LazyMenu>
       {history && showHistory && (
         <Suspense fallback={null}>
           <HistoryDrawer

@@ -1,7 +1,9 @@
+import { useRef } from 'react';
 import { Badge, Menu, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { STATUSES, type Status } from '@master-admin/contract';
 import type { Column } from './DataTable';
+import { LazyMenu } from './LazyMenu';
 
 /** What a person reads for each status; the codes stay on the wire. */
 export const STATUS_LABELS: Record<Status, string> = {
@@ -43,13 +45,18 @@ export function StatusMenu(props: {
   subject: string;
   onChange?: ((status: Status) => void) | undefined;
 }) {
+  const button = useRef<HTMLButtonElement>(null);
   if (!props.onChange) return <StatusBadge status={props.status} />;
   const onChange = props.onChange;
   return (
-    <Menu position="bottom-start" withinPortal shadow="md" returnFocus>
-      <Menu.Target>
+    <LazyMenu
+      position="bottom-start"
+      buttonRef={button}
+      target={(lazy) => (
         <UnstyledButton
+          ref={button}
           aria-label={`Status of ${props.subject}: ${STATUS_LABELS[props.status]}. Change`}
+          {...lazy}
         >
           <Badge
             color={COLORS[props.status]}
@@ -61,21 +68,20 @@ export function StatusMenu(props: {
             {STATUS_LABELS[props.status]}
           </Badge>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Set status</Menu.Label>
-        {STATUSES.map((s) => (
-          <Menu.Item
-            key={s}
-            onClick={() => s !== props.status && onChange(s)}
-            rightSection={s === props.status ? <IconCheck size={14} /> : undefined}
-            aria-current={s === props.status ? 'true' : undefined}
-          >
-            {STATUS_LABELS[s]}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      )}
+    >
+      <Menu.Label>Set status</Menu.Label>
+      {STATUSES.map((s) => (
+        <Menu.Item
+          key={s}
+          onClick={() => s !== props.status && onChange(s)}
+          rightSection={s === props.status ? <IconCheck size={14} /> : undefined}
+          aria-current={s === props.status ? 'true' : undefined}
+        >
+          {STATUS_LABELS[s]}
+        </Menu.Item>
+      ))}
+    </LazyMenu>
   );
 }
 
