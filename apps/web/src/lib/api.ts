@@ -105,17 +105,17 @@ export type RequestConfig = {
 };
 
 /**
- * Signing out cuts the requests under way with the session's token and refuses new ones with it:
- * once the server has ended the session they could only answer 401, to a screen being left.
+ * Signing out cuts the requests under way and refuses every new one but the sign-out call until the
+ * sign-in screen shows: once the server has ended the session they could only answer 401 (and,
+ * after the token is gone, a screen still mounted would ask without one), to a screen being left.
  */
 let cut = new AbortController();
-let endedToken: string | null = null;
+let signingOut = false;
 export function endSessionRequests(): { done: () => void } {
-  endedToken = session.token();
+  signingOut = true;
   cut.abort();
   cut = new AbortController();
-  // Once the token is gone from storage the check has nothing left to hold.
-  return { done: () => void (endedToken = null) };
+  return { done: () => void (signingOut = false) };
 }
 
 /** An upload's progress: 0..100, and the bytes sent of the body's total. */
@@ -154,7 +154,7 @@ function send(
   const { data, type } = encode(config.body);
   const headers: Record<string, string> = {};
   const token = session.token();
-  if (token !== null && token === endedToken && !config.endsSession) {
+  if (signingOut && !config.endsSession) {
     return Promise.reject(new ApiError(MESSAGES.networkError));
   }
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -181,10 +181,13 @@ function Shell() {
     } catch {
       // Signing out locally is what matters; the session also expires on its own.
     }
-    session.clear();
-    ending.done();
-    client.clear();
-    await navigate('/auth/sign-in', { replace: true });
+    try {
+      session.clear();
+      client.clear();
+      await navigate('/auth/sign-in', { replace: true });
+    } finally {
+      ending.done();
+    }
   };
 
   // A route's code is still loading when the router is moving to another path.
