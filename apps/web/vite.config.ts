@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { reactCompiler } from './react-compiler.ts';
 import { API_BASE, PATHS, STORAGE_KEYS } from '@master-admin/contract';
 import { EARLY_GRANTS } from './src/lib/early-grants.ts';
 import { precompress } from './precompress.ts';
@@ -8,6 +9,7 @@ import { signedInFirstScreen } from './signed-in-first-screen.ts';
 export default defineConfig({
   plugins: [
     react(),
+    reactCompiler(),
     signedInFirstScreen({
       tokenKey: STORAGE_KEYS.token,
       modules: ['src/app/layout/AppLayout.tsx', 'src/features/dashboard/DashboardPage.tsx'],

@@ -1,9 +1,11 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { reactCompiler } from './react-compiler.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  // The app as it ships: compiled by React Compiler.
+  plugins: [react(), reactCompiler()],
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],

@@ -4,10 +4,11 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ThemeProvider } from './app/providers';
 import { createRouter } from './app/router';
+import { defined } from './lib/defined';
 
 const router = createRouter();
 
-createRoot(document.getElementById('root')!).render(
+createRoot(defined(document.getElementById('root'))).render(
   <StrictMode>
     <ThemeProvider>
       <RouterProvider router={router} />

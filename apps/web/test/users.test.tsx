@@ -388,7 +388,8 @@ describe("the user's page", () => {
     expect(screen.getByRole('img', { name: 'Top banner' })).toHaveAttribute('src', media(1));
     expect(screen.getByRole('link', { name: 'Self images' })).toHaveAttribute('href', '/self/7');
     const walletTable = await screen.findByRole('table', { name: 'Wallet' });
-    expect(within(walletTable).getByText('Welcome bonus')).toBeInTheDocument();
+    // Rows are drawn a moment after the table (DataTable defers them).
+    expect(await within(walletTable).findByText('Welcome bonus')).toBeInTheDocument();
     expect(within(walletTable).getByText('−3')).toBeInTheDocument();
     expect(screen.getByText('1–2 of 2')).toBeInTheDocument();
 
@@ -398,7 +399,7 @@ describe("the user's page", () => {
 
     await userEvent.click(screen.getByRole('tab', { name: 'Login history' }));
     const historyTable = await screen.findByRole('table', { name: 'Login history' });
-    expect(within(historyTable).getByText('49.36.12.10')).toBeInTheDocument();
+    expect(await within(historyTable).findByText('49.36.12.10')).toBeInTheDocument();
     expect(within(historyTable).getByText('Signed in')).toBeInTheDocument();
     expect(history[0]).toBe('?limit=20&offset=0');
 

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -7,31 +7,27 @@ import {
   EmptyState,
   Group,
   LoadingOverlay,
-  NativeSelect,
   Pagination,
   Paper,
-  SegmentedControl,
   Select,
-  Skeleton,
-  Stack,
   Table,
   Text,
-  UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
-import {
-  IconAlertTriangle,
-  IconArrowDown,
-  IconArrowUp,
-  IconArrowsSort,
-  IconInbox,
-  IconPlus,
-} from '@tabler/icons-react';
+import { useLocalStorage } from '@mantine/hooks';
+import { IconAlertTriangle, IconInbox, IconPlus } from '@tabler/icons-react';
 import { errorText, type Values } from '../lib/api';
 import { MATCHING_MAX, type ListSource, type Selection } from '../lib/bulk';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
+import { usePhone } from '../lib/phone';
+import {
+  ACTIONS_SKELETON,
+  CHECKBOX_SKELETON,
+  DataTableCards,
+  LINE_SKELETON,
+} from './DataTableCards';
+import { DensityControl, PhoneSort, SortableHeader } from './DataTableControls';
 import { ExportButton } from './ExportButton';
 
 export type Column<Row> = {
@@ -52,13 +48,6 @@ export type Column<Row> = {
   skeleton?: ReactNode;
 };
 
-/** A loading cell: one line of text's height. */
-const LINE_SKELETON = <Skeleton w="70%">{'\u00a0'}</Skeleton>;
-/** A loading row's actions menu button (an ActionIcon's size). */
-const ACTIONS_SKELETON = <Skeleton w={28} h={28} ml="auto" />;
-/** A loading row's checkbox (a Checkbox's size). */
-const CHECKBOX_SKELETON = <Skeleton w={20} h={20} />;
-
 type QueryState = {
   isPending: boolean;
   isFetching: boolean;
@@ -67,13 +56,13 @@ type QueryState = {
   refetch: () => unknown;
 };
 
+/** Loading cards on a phone, in place of a page of them. */
+export const PHONE_LOADING_CARDS = 3;
+
 export type Density = 'comfortable' | 'compact';
 export const DENSITY_KEY = 'master-admin:table-density';
 
-/** Below this width rows become stacked cards (Mantine's `sm` breakpoint). */
-export const PHONE_QUERY = '(max-width: 48em)';
-
-type Params = Pick<
+export type Params = Pick<
   ListParams,
   | 'page'
   | 'limit'
@@ -137,10 +126,16 @@ export function DataTable<Row>(props: {
    */
   minWidth?: number;
 }) {
-  const { params, query, rows, total, columns } = props;
+  const { params, query, columns } = props;
+  // New rows are drawn in the background, in slices between which the page stays responsive
+  // (drawn at once, a page of rows blocked a phone's main thread for a good part of a second);
+  // until then the rows shown stay as they were.
+  const rows = useDeferredValue(props.rows);
+  const total = useDeferredValue(props.total);
+  const catchingUp = rows !== props.rows || total !== props.total;
   const pages = Math.max(1, Math.ceil(total / params.limit));
   const filtered = params.keyword !== '' || Object.values(params.filters).some((v) => v !== '');
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const [density, setDensity] = useLocalStorage<Density>({
     key: DENSITY_KEY,
     defaultValue: 'comfortable',
@@ -170,13 +165,14 @@ export function DataTable<Row>(props: {
     if (
       !query.isFetching &&
       !query.isError &&
+      !catchingUp &&
       rows.length === 0 &&
       total > 0 &&
       params.page > pages
     ) {
       params.setPage(pages);
     }
-  }, [query.isFetching, query.isError, rows.length, total, params, pages]);
+  }, [query.isFetching, query.isError, catchingUp, rows.length, total, params, pages]);
 
   const selectable = props.bulkActions !== undefined;
   const keys = rows.map(props.rowKey);
@@ -215,38 +211,32 @@ export function DataTable<Row>(props: {
   const rowLabel = (row: Row) => props.rowName?.(row) ?? `#${props.rowKey(row)}`;
   // Until the first rows come, a page of loading rows holds their place (and the footer's):
   // the table keeps its frame from the first paint.
-  const loading = rows.length === 0 && query.isPending;
-  const loadingSlots = loading ? Array.from({ length: params.limit }, (_, i) => i) : [];
+  const loading = rows.length === 0 && (query.isPending || catchingUp);
+  // A phone shows a card or two of a list below its filters: three loading cards fill the screen
+  // (a page of them cost the first render a third of its time), and what comes below them is
+  // out of view, so nothing in view moves when the rows come.
+  const slots = phone ? Math.min(params.limit, PHONE_LOADING_CARDS) : params.limit;
+  const loadingSlots = loading ? Array.from({ length: slots }, (_, i) => i) : [];
 
   const body =
     phone && (rows.length > 0 || loading) ? (
-      <Stack gap="xs" p="xs" role="list" aria-label={props.label} aria-busy={loading}>
-        {loadingSlots.map((slot) => (
-          <CardSkeleton
-            key={slot}
-            columns={columns}
-            actions={props.actions !== undefined}
-            selectable={selectable}
-          />
-        ))}
-        {rows.map((row) => (
-          <RowCard
-            key={props.rowKey(row)}
-            row={row}
-            columns={columns}
-            actions={props.actions}
-            selection={
-              selectable
-                ? {
-                    checked: isSelected(props.rowKey(row)),
-                    toggle: () => toggle(row),
-                    label: `Select ${rowLabel(row)}`,
-                  }
-                : undefined
-            }
-          />
-        ))}
-      </Stack>
+      <DataTableCards
+        label={props.label}
+        columns={columns}
+        rows={rows}
+        rowKey={props.rowKey}
+        loading={loadingSlots.length}
+        actions={props.actions}
+        selection={
+          selectable
+            ? (row) => ({
+                checked: isSelected(props.rowKey(row)),
+                toggle: () => toggle(row),
+                label: `Select ${rowLabel(row)}`,
+              })
+            : undefined
+        }
+      />
     ) : (
       <Table.ScrollContainer minWidth={phone ? 0 : (props.minWidth ?? 560)}>
         <Table
@@ -374,10 +364,10 @@ export function DataTable<Row>(props: {
         </Group>
       )}
       <Box pos="relative">
-        <LoadingOverlay visible={query.isFetching} zIndex={2} overlayProps={{ blur: 1 }} />
+        <LoadingOverlay visible={query.isFetching || catchingUp} zIndex={2} overlayProps={{ blur: 1 }} />
         {body}
         {/* Outside the scrolling table, so it stays in view on a narrow screen. */}
-        {rows.length === 0 && !query.isPending && (
+        {rows.length === 0 && !loading && (
           <Box px="md">
             {query.isError ? (
               <Alert
@@ -433,7 +423,7 @@ export function DataTable<Row>(props: {
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
             {rangeText(params.page, params.limit, total)}
           </Text>
-          {params.download && <ExportButton download={params.download} total={total} />}
+          {params.download && <ExportButton download={params.download} total={props.total} />}
         </Group>
         <Group gap="sm" wrap="wrap">
           {!phone && <DensityControl value={density} onChange={setDensity} />}
@@ -468,183 +458,6 @@ export function DataTable<Row>(props: {
           />
         </Group>
       </Group>
-    </Paper>
-  );
-}
-
-const DENSITIES = [
-  { value: 'comfortable', label: 'Comfortable' },
-  { value: 'compact', label: 'Compact' },
-];
-
-/**
- * The density switch, drawn again only when the density changes: its sliding indicator measures
- * the page on every render, and the table renders on every step of a load.
- */
-const DensityControl = memo(function DensityControl(props: {
-  value: Density;
-  onChange: (value: Density) => void;
-}) {
-  return (
-    <SegmentedControl
-      size="xs"
-      aria-label="Row density"
-      value={props.value}
-      onChange={(v) => props.onChange(v as Density)}
-      data={DENSITIES}
-    />
-  );
-});
-
-/**
- * Headings stay on one line: wrapped, the heading row grew when the rows came and squeezed its
- * columns, and pushed everything below it down.
- */
-const HEADING_STYLE = { whiteSpace: 'nowrap' } as const;
-
-/**
- * A column heading; a sortable one is a button cycling ascending, descending and the area's
- * default order, with `aria-sort` telling a screen reader the current one.
- */
-function SortableHeader<Row>(props: { column: Column<Row>; params: Params }) {
-  const { column: c, params } = props;
-  const field = c.sort && params.sorts.includes(c.sort) ? c.sort : undefined;
-  if (!field) {
-    return (
-      <Table.Th w={c.width} ta={c.align} style={HEADING_STYLE}>
-        {c.header}
-      </Table.Th>
-    );
-  }
-  const direction =
-    params.sort === field ? 'ascending' : params.sort === `-${field}` ? 'descending' : undefined;
-  const next = direction === undefined ? field : direction === 'ascending' ? `-${field}` : '';
-  const Icon =
-    direction === 'ascending'
-      ? IconArrowUp
-      : direction === 'descending'
-        ? IconArrowDown
-        : IconArrowsSort;
-  return (
-    <Table.Th w={c.width} ta={c.align} aria-sort={direction ?? 'none'} style={HEADING_STYLE}>
-      <UnstyledButton
-        onClick={() => params.setSort(next)}
-        fw="inherit"
-        fz="inherit"
-        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-      >
-        {c.header}
-        <Icon size={14} aria-hidden stroke={direction ? 2.2 : 1.4} />
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
-
-/** On a phone there are no headings to press: the sort is a select above the cards. */
-function PhoneSort<Row>(props: { columns: Column<Row>[]; params: Params }) {
-  const { params } = props;
-  const options = props.columns
-    .filter((c) => c.sort && params.sorts.includes(c.sort))
-    .flatMap((c) => [
-      { value: c.sort!, label: `${c.header}, ascending` },
-      { value: `-${c.sort!}`, label: `${c.header}, descending` },
-    ]);
-  if (options.length === 0) return null;
-  return (
-    <NativeSelect
-      size="xs"
-      aria-label="Sort by"
-      value={params.sort}
-      onChange={(e) => params.setSort(e.currentTarget.value)}
-      data={[{ value: '', label: 'Default order' }, ...options]}
-    />
-  );
-}
-
-/** A loading row's card, shaped as RowCard with the columns' skeletons for values. */
-function CardSkeleton<Row>(props: {
-  columns: Column<Row>[];
-  actions: boolean;
-  selectable: boolean;
-}) {
-  const title = props.columns.find((c) => c.card === 'title');
-  const rest = props.columns.filter((c) => c.card === undefined);
-  return (
-    <Paper withBorder p="sm" radius="md" aria-hidden data-testid="loading-row">
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
-          {props.selectable && CHECKBOX_SKELETON}
-          {title && (
-            <Box fw={600} style={{ minWidth: 0, flex: 1 }}>
-              {title.skeleton ?? LINE_SKELETON}
-            </Box>
-          )}
-        </Group>
-        {props.actions && ACTIONS_SKELETON}
-      </Group>
-      <Box component="dl" m={0} mt="xs">
-        {rest.map((c) => (
-          <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start" py={2}>
-            <Text component="dt" size="sm" c="dimmed" w="35%" style={{ flexShrink: 0 }}>
-              {c.header}
-            </Text>
-            <Box component="dd" m={0} fz="sm" style={{ flex: 1 }}>
-              {c.skeleton ?? LINE_SKELETON}
-            </Box>
-          </Group>
-        ))}
-      </Box>
-    </Paper>
-  );
-}
-
-/** A row as a card: its title and actions on top, then each column as label and value. */
-function RowCard<Row>(props: {
-  row: Row;
-  columns: Column<Row>[];
-  actions: ((row: Row) => ReactNode) | undefined;
-  selection: { checked: boolean; toggle: () => void; label: string } | undefined;
-}) {
-  const { row, columns, selection } = props;
-  const title = columns.find((c) => c.card === 'title');
-  const rest = columns.filter((c) => c.card === undefined);
-  return (
-    <Paper
-      withBorder
-      p="sm"
-      radius="md"
-      role="listitem"
-      bg={selection?.checked ? 'var(--mantine-primary-color-light)' : undefined}
-    >
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-          {selection && (
-            <Checkbox
-              aria-label={selection.label}
-              checked={selection.checked}
-              onChange={selection.toggle}
-            />
-          )}
-          {title && (
-            <Box fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-              {title.render(row)}
-            </Box>
-          )}
-        </Group>
-        {props.actions?.(row)}
-      </Group>
-      <Box component="dl" m={0} mt="xs">
-        {rest.map((c) => (
-          <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start" py={2}>
-            <Text component="dt" size="sm" c="dimmed" w="35%" style={{ flexShrink: 0 }}>
-              {c.header}
-            </Text>
-            <Box component="dd" m={0} fz="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-              {c.render(row)}
-            </Box>
-          </Group>
-        ))}
-      </Box>
     </Paper>
   );
 }

@@ -1,6 +1,7 @@
 import {
   useCallback,
   useEffect,
+  useEffectEvent,
   useMemo,
   useRef,
   useState,
@@ -8,7 +9,6 @@ import {
   type ReactNode,
 } from 'react';
 import { Box, Button, Drawer, Group, Modal, Stack, type ModalProps } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   FormProvider,
@@ -21,7 +21,7 @@ import type { Blocker } from 'react-router';
 import type { z } from 'zod';
 import { markFieldErrors } from '../lib/form-errors';
 import { toastError } from '../lib/toast';
-import { PHONE_QUERY } from './DataTable';
+import { usePhone } from '../lib/phone';
 import { FormDialogContext, type FormDialogContextValue } from './form-context';
 import { DiscardDialog, LeaveGuard } from './LeaveGuard';
 
@@ -81,12 +81,13 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
       setAsking(false);
     }
   }
-  useEffect(() => {
-    if (!opened) return;
+  // Reset only when the dialog opens, with the values it opens with.
+  const resetForm = useEffectEvent(() => {
     form.reset(defaultValues);
     lock.current = false;
-    // Reset only when the dialog opens, with the values it opens with.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (opened) resetForm();
   }, [opened]);
 
   const unlock = () => {
@@ -112,7 +113,7 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   };
 
   const dirty = form.formState.isDirty;
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   const close = () => {
     if (lock.current) return;
     if (dirty) setAsking('close');

@@ -2,7 +2,7 @@
  * Fields bound to the surrounding dialog's form (FormDialog provides it), for the inputs several
  * areas' dialogs share.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
 import { Text, TextInput, Textarea, type TextInputProps, type TextareaProps } from '@mantine/core';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useFormDialogField } from './form-context';
@@ -29,13 +29,12 @@ function useLimitedText(props: TextFieldProps) {
   const value: unknown = useWatch({ control, name: props.name });
   const length = typeof value === 'string' ? value.length : 0;
   const over = max !== undefined && length > max;
-  useEffect(() => {
-    // Past the limit the message shows without waiting for the field to lose focus, and goes
-    // when the text is short enough again.
+  // Past the limit the message shows without waiting for the field to lose focus, and goes when
+  // the text is short enough again: checked when the limit is crossed.
+  const check = useEffectEvent(() => {
     if (over || getFieldState(props.name).error) void trigger(props.name);
-    // Only when crossing the limit.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [over]);
+  });
+  useEffect(() => check(), [over]);
   const counter = (input: ReactNode) => (
     <>
       {input}

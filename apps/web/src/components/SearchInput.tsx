@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { CloseButton, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -23,11 +23,11 @@ export function SearchInput(props: {
     setShown(value);
     setText(value);
   }
-  useEffect(() => {
-    if (debounced.trim() !== value) onChange(debounced);
-    // Only a new debounced value should trigger a search.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debounced]);
+  // Only a new debounced value triggers a search.
+  const search = useEffectEvent((text: string) => {
+    if (text.trim() !== value) onChange(text);
+  });
+  useEffect(() => search(debounced), [debounced]);
 
   return (
     <TextInput

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { Box, Image, Modal, Skeleton, UnstyledButton } from '@mantine/core';
+import { Box, Image, Modal, UnstyledButton } from '@mantine/core';
+import { SkeletonBlock } from './SkeletonBlock';
 
 /** The list-size variant of a stored image (the server makes one beside every image). */
 export function thumbUrl(url: string): string {
@@ -69,5 +70,6 @@ export function Thumbnail(props: { src: string | null; alt: string } & Thumbnail
 
 /** A thumbnail's place while its row loads (DataTable's column `skeleton`). */
 export function ThumbnailSkeleton(props: ThumbnailBox) {
-  return <Skeleton {...boxOf(props)} radius="sm" />;
+  const { w, h } = boxOf(props);
+  return <SkeletonBlock w={w} h={h} />;
 }

@@ -11,6 +11,7 @@ import { BULK_MAX, MAX_LIMIT } from '@master-admin/contract';
 import { api, ApiError, errorText, type Values } from './api';
 import { formatNumber } from './format';
 import { useApiMutation } from './mutation';
+import { defined } from './defined';
 
 /** A list call and the query of its current search, filters and sort (useList gives it). */
 export type ListSource = { path: string; query: Values };
@@ -93,7 +94,7 @@ export function useBulkMutation<A, R extends { message: string }>(options: {
           );
         }
       }
-      return last!;
+      return defined(last);
     },
     invalidates: options.invalidates,
   });

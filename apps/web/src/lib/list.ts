@@ -36,9 +36,9 @@ export function useListParams<F extends string>(
   const [rawSearch, setSearch] = useSearchParams();
   const search = { get: (name: string) => rawSearch.get(`${prefix}${name}`) };
   const page = positiveInt(search.get('page')) ?? 1;
-  const requested = positiveInt(search.get('limit'));
-  const limit = (PAGE_SIZES as readonly number[]).includes(requested ?? 0)
-    ? requested!
+  const requested = positiveInt(search.get('limit')) ?? 0;
+  const limit = (PAGE_SIZES as readonly number[]).includes(requested)
+    ? requested
     : DEFAULT_PAGE_SIZE;
   const keyword = search.get('q') ?? '';
   const requestedSort = search.get('sort') ?? '';

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Code, Collapse, Stack, Table, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { AuditChange, AuditEntry } from '@master-admin/contract';
-import { useMediaQuery } from '@mantine/hooks';
-import { PHONE_QUERY } from '../../components/DataTable';
+import { usePhone } from '../../lib/phone';
 import { ACTION_COLORS, ACTION_LABELS } from './labels';
 
 /** The "dot" variant, as StatusBadge: the text keeps the page's colour, so it reads at AA. */
@@ -79,7 +78,7 @@ function ChangesList(props: { changes: AuditChange[] }) {
 
 /** The changed fields, old → new: a table, or a list on a phone. */
 export function ChangesTable(props: { changes: AuditChange[] }) {
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
   if (props.changes.length === 0) {
     return (
       <Text size="sm" c="dimmed">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PATHS, auditList, type AuditArea } from '@master-admin/contract';
 import { api } from '../../lib/api';
 import { useList } from '../../lib/list';
+import { defined } from '../../lib/defined';
 
 /** Every mutation of the app writes an entry: the log is read fresh whenever it is shown. */
 export const auditKeys = { all: ['audit'] as const };
@@ -24,7 +25,9 @@ export function useRowHistory(target: { area: AuditArea; id: number } | undefine
   return useQuery({
     queryKey: [...auditKeys.all, 'history', target?.area, target?.id],
     queryFn: () =>
-      api.get(PATHS.auditHistory(target!.area, target!.id), auditList, { limit: HISTORY_LIMIT }),
+      api.get(PATHS.auditHistory(defined(target).area, defined(target).id), auditList, {
+        limit: HISTORY_LIMIT,
+      }),
     enabled: target !== undefined,
     staleTime: 0,
   });

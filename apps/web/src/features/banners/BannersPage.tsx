@@ -26,6 +26,7 @@ import {
   useCreateBanner,
   useDeleteBanner,
 } from './api';
+import { defined } from '../../lib/defined';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -229,7 +230,7 @@ export default function BannersPage() {
         schema={bannerLinkBody}
         defaultValues={{ link: selected?.link ?? '', linkType: selected?.linkType ?? 'DEFAULT' }}
         submitLabel="Save"
-        onSubmit={(v) => changeLink.mutateAsync({ id: selected!.id, ...v })}
+        onSubmit={(v) => changeLink.mutateAsync({ id: defined(selected).id, ...v })}
       >
         {() => <LinkFields />}
       </FormDialog>
@@ -242,7 +243,11 @@ export default function BannersPage() {
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          changeImage.mutateAsync({ id: selected!.id, file: v.file, onProgress: setProgress })
+          changeImage.mutateAsync({
+            id: defined(selected).id,
+            file: v.file,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (
@@ -261,7 +266,7 @@ export default function BannersPage() {
         onClose={close}
         subject={`banner #${selected?.id ?? ''}`}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: selected!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
       />
     </>
   );

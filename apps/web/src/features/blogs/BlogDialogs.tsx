@@ -19,6 +19,7 @@ import {
   useDeleteBlog,
   useUpdateBlog,
 } from './api';
+import { defined } from '../../lib/defined';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -138,7 +139,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         submitLabel="Save"
         onSubmit={(v) =>
           update.mutateAsync({
-            id: blog!.id,
+            id: defined(blog).id,
             title: v.title,
             author: v.author,
             shortDesc: v.shortDesc,
@@ -158,7 +159,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          changeImage.mutateAsync({ id: blog!.id, file: v.file, onProgress: setProgress })
+          changeImage.mutateAsync({ id: defined(blog).id, file: v.file, onProgress: setProgress })
         }
       >
         {() => (
@@ -177,7 +178,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         onClose={close}
         subject={`“${blog?.title ?? ''}”`}
         current={blog?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: blog!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(blog).id, status })}
       />
     </>
   );

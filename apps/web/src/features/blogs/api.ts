@@ -11,6 +11,7 @@ import {
 import { api } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
+import { defined } from '../../lib/defined';
 
 /** Every blog query starts with this key, so one invalidation refreshes lists and details. */
 export const blogKeys = {
@@ -33,7 +34,7 @@ export function useBlogList() {
 export function useBlog(id: number | undefined) {
   return useQuery({
     queryKey: blogKeys.detail(id ?? 0),
-    queryFn: () => api.get(PATHS.blog(id!), blog),
+    queryFn: () => api.get(PATHS.blog(defined(id)), blog),
     enabled: id !== undefined,
   });
 }

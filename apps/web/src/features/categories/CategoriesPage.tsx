@@ -21,6 +21,7 @@ import {
   useDeleteCategory,
   useRenameCategory,
 } from './api';
+import { defined } from '../../lib/defined';
 
 type Dialog = { kind: 'create' } | { kind: 'rename' | 'status'; category: Category } | null;
 
@@ -164,7 +165,7 @@ export default function CategoriesPage() {
         onClose={close}
         subject={selected?.name ?? ''}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: selected!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
       />
     </>
   );

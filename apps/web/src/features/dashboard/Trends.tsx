@@ -29,6 +29,7 @@ import { useListParams } from '../../lib/list';
 import { POSTER_RATIO, Thumbnail } from '../../components/Thumbnail';
 import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
+import { defined } from '../../lib/defined';
 
 const loadCharts = () => import('./TrendCharts');
 const DownloadsChart = lazy(() => loadCharts().then((m) => ({ default: m.DownloadsChart })));
@@ -178,7 +179,7 @@ function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const data = trend.data;
   const points = (data?.points ?? []).map((p) => ({
     ...p,
-    label: bucketLabel(data!.bucket, p.start),
+    label: bucketLabel(defined(data).bucket, p.start),
   }));
   return (
     <ChartCard
@@ -206,7 +207,7 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const data = trend.data;
   const points = (data?.points ?? []).map((p) => ({
     ...p,
-    label: bucketLabel(data!.bucket, p.start),
+    label: bucketLabel(defined(data).bucket, p.start),
   }));
   return (
     <ChartCard

@@ -4,6 +4,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { TextFormField } from '../../components/FormFields';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { useUpdatePage } from './api';
+import { defined } from '../../lib/defined';
 
 /** Edits a page's title and formatted text (from the list or the detail screen). */
 export function PageEditDialog(props: {
@@ -22,7 +23,7 @@ export function PageEditDialog(props: {
       schema={pageEditForm}
       defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
       submitLabel="Save"
-      onSubmit={(v) => update.mutateAsync({ id: page!.id, title: v.title, desc: v.desc })}
+      onSubmit={(v) => update.mutateAsync({ id: defined(page).id, title: v.title, desc: v.desc })}
     >
       {(form) => (
         <>

@@ -3,6 +3,7 @@ import { PAGE_SORTS, PATHS, page, pageList, pageMutation } from '@master-admin/c
 import { api } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
+import { defined } from '../../lib/defined';
 
 /** Every page query starts with this key, so one invalidation refreshes lists and details. */
 export const pageKeys = {
@@ -25,7 +26,7 @@ export function usePageList() {
 export function usePage(id: number | undefined) {
   return useQuery({
     queryKey: pageKeys.detail(id ?? 0),
-    queryFn: () => api.get(PATHS.page(id!), page),
+    queryFn: () => api.get(PATHS.page(defined(id)), page),
     enabled: id !== undefined,
   });
 }

@@ -33,6 +33,7 @@ import {
   useCreatePoster,
   useDeletePoster,
 } from './api';
+import { defined } from '../../lib/defined';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -316,7 +317,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
           bottomDefNum: poster?.bottomDefNum ?? 1,
         }}
         submitLabel="Save"
-        onSubmit={(v) => changeDefNums.mutateAsync({ id: poster!.id, ...v })}
+        onSubmit={(v) => changeDefNums.mutateAsync({ id: defined(poster).id, ...v })}
       >
         {() => <DefNumFields />}
       </FormDialog>
@@ -328,7 +329,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={dateBody}
         defaultValues={{ date: poster?.date ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) => changeDate.mutateAsync({ id: poster!.id, date: v.date })}
+        onSubmit={(v) => changeDate.mutateAsync({ id: defined(poster).id, date: v.date })}
       >
         {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
       </FormDialog>
@@ -340,7 +341,9 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={positionBody}
         defaultValues={{ position: poster?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) => changePosition.mutateAsync({ id: poster!.id, position: v.position })}
+        onSubmit={(v) =>
+          changePosition.mutateAsync({ id: defined(poster).id, position: v.position })
+        }
       >
         {() => <PositionField />}
       </FormDialog>
@@ -353,7 +356,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          changeImage.mutateAsync({ id: poster!.id, file: v.file, onProgress: setProgress })
+          changeImage.mutateAsync({ id: defined(poster).id, file: v.file, onProgress: setProgress })
         }
       >
         {() => (
@@ -380,7 +383,11 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          changeThumb.mutateAsync({ id: poster!.id, file: v.thumbFile, onProgress: setProgress })
+          changeThumb.mutateAsync({
+            id: defined(poster).id,
+            file: v.thumbFile,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (
@@ -399,7 +406,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         onClose={close}
         subject={name}
         current={poster?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: poster!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(poster).id, status })}
       />
 
       <PosterPreviewDialog

@@ -14,6 +14,7 @@ import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeLogo, useCreateSettings, useSettingsList, useUpdateSettings } from './api';
+import { defined } from '../../lib/defined';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -193,7 +194,7 @@ export default function SettingsPage() {
           mobile_domain: selected?.mobile_domain ?? '',
         }}
         submitLabel="Save"
-        onSubmit={(v) => update.mutateAsync({ row: selected!, ...v })}
+        onSubmit={(v) => update.mutateAsync({ row: defined(selected), ...v })}
       >
         {() => <SettingsFields />}
       </FormDialog>
@@ -206,7 +207,11 @@ export default function SettingsPage() {
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          changeLogo.mutateAsync({ id: selected!.id, logo: v.logo, onProgress: setProgress })
+          changeLogo.mutateAsync({
+            id: defined(selected).id,
+            logo: v.logo,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (

@@ -17,7 +17,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconArrowsMove,
@@ -34,7 +33,7 @@ import {
   type SpecialDayPosters,
 } from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
-import { PHONE_QUERY } from '../../components/DataTable';
+import { usePhone } from '../../lib/phone';
 import { StatusBadge } from '../../components/StatusBadge';
 import { specialDayKeys } from './api';
 
@@ -71,7 +70,7 @@ export function SpecialDayCalendar(props: {
   onDrop?: (d: CalendarDay, to: Target) => void;
 }) {
   const { year, month, go } = useCalendarMonth();
-  const wide = !(useMediaQuery(PHONE_QUERY) ?? false);
+  const wide = !usePhone();
   const calendar = useQuery({
     queryKey: [...specialDayKeys.all, 'calendar', month],
     queryFn: () => api.get(PATHS.specialDayCalendar, specialDayCalendar, { month }),
@@ -246,7 +245,7 @@ function MonthList(props: ViewProps) {
             {dayjs(new Date(props.year, props.month - 1, day)).format('ddd D MMM')}
           </Text>
           <Stack gap={6}>
-            {props.byDay.get(day)!.map((d) => (
+            {(props.byDay.get(day) ?? []).map((d) => (
               <DayEntry key={d.id} day={d} {...props} />
             ))}
           </Stack>

@@ -34,6 +34,7 @@ import {
   useUpdateSpecialDay,
 } from './api';
 import { SpecialDayCalendar, type CalendarDay } from './SpecialDayCalendar';
+import { defined } from '../../lib/defined';
 
 const MONTH_OPTIONS = MONTH_NAMES.map((label, i) => ({ value: String(i + 1), label }));
 
@@ -205,7 +206,7 @@ export default function SpecialDaysPage() {
         onClose={close}
         subject={selected?.name ?? ''}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: selected!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
       />
     </>
   );

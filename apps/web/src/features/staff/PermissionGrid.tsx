@@ -15,14 +15,13 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconDots } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   PERMISSION_KINDS,
   type MenuPermissionGroup,
   type PermissionEntry,
   type PermissionKind,
 } from '@master-admin/contract';
-import { PHONE_QUERY } from '../../components/DataTable';
+import { usePhone } from '../../lib/phone';
 import { UnsavedChangesGuard } from '../../components/LeaveGuard';
 import { useBulkPermissions, useSetPermission } from './api';
 
@@ -47,7 +46,7 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
   const [saveEach, setSaveEach] = useState(false);
   const single = useSetPermission('user-permissions');
   const bulk = useBulkPermissions();
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  const phone = usePhone();
 
   const entries = useMemo(
     () => new Map(perms.flatMap((g) => g.userPermission.map((e) => [e.id, e]))),
@@ -72,7 +71,8 @@ export function PermissionGrid(props: { accountId: number; perms: MenuPermission
     const changed = rows.filter((e) => value(e) !== status);
     if (changed.length === 0) return;
     if (saveEach) {
-      if (changed.length === 1) single.mutate({ id: changed[0]!.id, status });
+      const [only] = changed;
+      if (changed.length === 1 && only) single.mutate({ id: only.id, status });
       else void sendBulk(changed.map((e) => ({ id: e.id, status }))).catch(() => undefined);
       return;
     }

@@ -18,6 +18,7 @@ import {
   useStaffStatus,
   useUpdateStaff,
 } from './api';
+import { defined } from '../../lib/defined';
 
 export type StaffDialog =
   { kind: 'create' } | { kind: 'edit' | 'password' | 'status'; staff: Staff } | null;
@@ -104,7 +105,7 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
           roles: editing?.roles ?? '',
         }}
         submitLabel="Save"
-        onSubmit={(values) => update.mutateAsync({ id: editing!.id, ...values })}
+        onSubmit={(values) => update.mutateAsync({ id: defined(editing).id, ...values })}
       >
         {() => <DetailInputs />}
       </FormDialog>
@@ -116,7 +117,7 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         schema={staffPasswordBody}
         defaultValues={{ password: '' }}
         submitLabel="Set password"
-        onSubmit={(values) => password.mutateAsync({ id: selected!.id, ...values })}
+        onSubmit={(values) => password.mutateAsync({ id: defined(selected).id, ...values })}
       >
         {(form) => (
           <PasswordInput
@@ -137,7 +138,7 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         onClose={onClose}
         subject={selected ? staffName(selected) : ''}
         current={selected?.status}
-        onSubmit={(value) => status.mutateAsync({ id: selected!.id, status: value })}
+        onSubmit={(value) => status.mutateAsync({ id: defined(selected).id, status: value })}
       />
     </>
   );

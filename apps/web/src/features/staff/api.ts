@@ -20,6 +20,7 @@ import {
 import { api } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
+import { defined } from '../../lib/defined';
 
 export const staffKeys = {
   all: ['staff'] as const,
@@ -42,7 +43,7 @@ export function useStaffList() {
 export function useStaffProfile(id: number | undefined) {
   return useQuery({
     queryKey: staffKeys.profile(id ?? 0),
-    queryFn: () => api.get(PATHS.staffProfile(id!), staffProfile),
+    queryFn: () => api.get(PATHS.staffProfile(defined(id)), staffProfile),
     enabled: id !== undefined,
   });
 }
@@ -132,7 +133,8 @@ export function useDeleteMenu() {
 export function useMenuPermissions(menuId: number | undefined, accountId: number | undefined) {
   return useQuery({
     queryKey: staffKeys.menuPermissions(menuId ?? 0, accountId ?? 0),
-    queryFn: () => api.get(PATHS.menuPermissions(menuId!, accountId!), menuPermissions),
+    queryFn: () =>
+      api.get(PATHS.menuPermissions(defined(menuId), defined(accountId)), menuPermissions),
     enabled: menuId !== undefined && accountId !== undefined,
   });
 }

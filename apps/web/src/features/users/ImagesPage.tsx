@@ -53,6 +53,7 @@ import {
 } from './api';
 import { idFrom } from './UserPage';
 import { userName } from './UserDialogs';
+import { defined } from '../../lib/defined';
 
 const TITLES: Record<ImageKind, string> = { top: 'Top', self: 'Self', bottom: 'Bottom' };
 const DESCRIPTIONS: Record<ImageKind, string> = {
@@ -342,7 +343,7 @@ export default function ImagesPage() {
         schema={numberForm}
         defaultValues={{ defNum: image?.defNum ?? 1 }}
         submitLabel="Save"
-        onSubmit={(v) => renumber.mutateAsync({ id: image!.id, defNum: v.defNum })}
+        onSubmit={(v) => renumber.mutateAsync({ id: defined(image).id, defNum: v.defNum })}
       >
         {() => <NumberField />}
       </FormDialog>
@@ -355,7 +356,7 @@ export default function ImagesPage() {
         defaultValues={{}}
         submitLabel="Upload"
         onSubmit={(v) =>
-          replace.mutateAsync({ id: image!.id, file: v.file, onProgress: setProgress })
+          replace.mutateAsync({ id: defined(image).id, file: v.file, onProgress: setProgress })
         }
       >
         {() => (
@@ -376,7 +377,7 @@ export default function ImagesPage() {
         schema={positionBody}
         defaultValues={{ position: image?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) => changeSide.mutateAsync({ id: image!.id, position: v.position })}
+        onSubmit={(v) => changeSide.mutateAsync({ id: defined(image).id, position: v.position })}
       >
         {() => <SideField />}
       </FormDialog>

@@ -17,6 +17,7 @@ import {
   useEditUser,
   useRegisterUser,
 } from './api';
+import { defined } from '../../lib/defined';
 
 /** A user as dialogs and messages name it. */
 export const userName = (u: Pick<User, 'userDetail' | 'phoneNumber'>) =>
@@ -133,7 +134,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         }}
         submitLabel="Save"
         onSubmit={(v) =>
-          edit.mutateAsync({ id: user!.id, ...v, masterAppId: Number(v.masterAppId) })
+          edit.mutateAsync({ id: defined(user).id, ...v, masterAppId: Number(v.masterAppId) })
         }
       >
         {() => (
@@ -151,7 +152,9 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         schema={dateLimitBody}
         defaultValues={{ dateLimit: user?.dateLimit ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) => changeDateLimit.mutateAsync({ id: user!.id, dateLimit: v.dateLimit })}
+        onSubmit={(v) =>
+          changeDateLimit.mutateAsync({ id: defined(user).id, dateLimit: v.dateLimit })
+        }
       >
         {() => (
           <DateFormField
@@ -172,7 +175,12 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
           defaultValues={{}}
           submitLabel="Upload"
           onSubmit={(v) =>
-            changeBanner.mutateAsync({ id: user!.id, which, file: v.file, onProgress: setProgress })
+            changeBanner.mutateAsync({
+              id: defined(user).id,
+              which,
+              file: v.file,
+              onProgress: setProgress,
+            })
           }
         >
           {() => (
@@ -192,7 +200,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         onClose={close}
         subject={name}
         current={user?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: user!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(user).id, status })}
       />
     </>
   );

@@ -21,6 +21,7 @@ import { api } from '../../lib/api';
 import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
+import { defined } from '../../lib/defined';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -46,7 +47,7 @@ export function useUserList() {
 export function useUser(id: number | undefined) {
   return useQuery({
     queryKey: userKeys.one(id ?? 0),
-    queryFn: () => api.get(PATHS.user(id!), user),
+    queryFn: () => api.get(PATHS.user(defined(id)), user),
     enabled: id !== undefined,
   });
 }
@@ -206,7 +207,9 @@ export function usePosterPreview(posterId: number | undefined, accountId: number
     queryKey: ['poster-preview', posterId, accountId],
     enabled: posterId !== undefined && accountId !== undefined,
     queryFn: async () => {
-      const { blob, headers } = await api.file(PATHS.posterPreview(posterId!, accountId!));
+      const { blob, headers } = await api.file(
+        PATHS.posterPreview(defined(posterId), defined(accountId)),
+      );
       const missing = (headers.get(PREVIEW_MISSING_HEADER) ?? '').split(',').filter(Boolean);
       return { url: URL.createObjectURL(blob), missing: missing as ImageKind[] };
     },

@@ -25,6 +25,7 @@ import {
   useDeleteVideo,
 } from './api';
 import { VideoFormField, type UploadState } from './VideoFileField';
+import { defined } from '../../lib/defined';
 
 /** A video as dialogs and messages name it. */
 export const videoName = (v: Pick<Video, 'id'>) => `video #${v.id}`;
@@ -145,7 +146,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
           bottomDefNum: video?.bottomDefNum ?? 1,
         }}
         submitLabel="Save"
-        onSubmit={(v) => changeDefNums.mutateAsync({ id: video!.id, ...v })}
+        onSubmit={(v) => changeDefNums.mutateAsync({ id: defined(video).id, ...v })}
       >
         {() => <DefNumFields subject="video" />}
       </FormDialog>
@@ -157,7 +158,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         schema={dateBody}
         defaultValues={{ date: video?.date ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) => changeDate.mutateAsync({ id: video!.id, date: v.date })}
+        onSubmit={(v) => changeDate.mutateAsync({ id: defined(video).id, date: v.date })}
       >
         {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
       </FormDialog>
@@ -169,7 +170,9 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         schema={positionBody}
         defaultValues={{ position: video?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) => changePosition.mutateAsync({ id: video!.id, position: v.position })}
+        onSubmit={(v) =>
+          changePosition.mutateAsync({ id: defined(video).id, position: v.position })
+        }
       >
         {() => <PositionField subject="video" />}
       </FormDialog>
@@ -179,7 +182,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         onClose={close}
         subject={name}
         current={video?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: video!.id, status })}
+        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(video).id, status })}
       />
 
       <VideoPlayerModal video={dialog?.kind === 'player' ? video : undefined} onClose={close} />
