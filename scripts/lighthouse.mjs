@@ -1,6 +1,7 @@
 // `npm run lighthouse`: Lighthouse (performance and accessibility, mobile and desktop presets) on
 // the screens a person opens most (sign-in, dashboard, posters, videos, users, a user's page,
-// blogs), against the real built server on a fresh data folder filled with the demo data (as
+// blogs; and the account screen, the lightest signed-in one: the floor under the others), against
+// the real built server on a fresh data folder filled with the demo data (as
 // `npm run admin -- demo` makes it), in Debian's Chromium. Prints a Markdown table of the median
 // of the runs per screen and preset (docs/web-speed.md holds the latest), the JavaScript each
 // screen loads (gzipped, as the build wrote it) and the largest chunks; exits 1 when a chunk
@@ -133,6 +134,8 @@ const screens = [
   { name: 'users', url: `${base}/users`, signedIn: true },
   { name: 'user', url: `${base}/users/${userId}`, signedIn: true },
   { name: 'blogs', url: `${base}/blogs`, signedIn: true },
+  // The lightest signed-in screen: what the shell alone costs, the floor under every other.
+  { name: 'account', url: `${base}/profile`, signedIn: true },
 ];
 /** Chunks of the editor some screen loaded (it must load only when an editor opens). */
 const editorLoads = new Set();

@@ -40,12 +40,16 @@ const TopCategoriesChart = lazy(() =>
 
 /**
  * Turns for the charts to draw: one chart per moment the browser is idle, after the page has
- * painted. A chart is a long task on a slow phone, and the three drawn together blocked input
- * for about a second (Lighthouse's total blocking time on the dashboard).
+ * painted, and the next only once the one before is on the page. A chart is a long task on a slow
+ * phone, and the three drawn together blocked input for about a second (Lighthouse's total
+ * blocking time on the dashboard); turns that ended in the same idle moment were still drawn
+ * together, in one task.
  */
 let turns: Promise<void> = Promise.resolve();
-function nextTurn(): Promise<void> {
-  turns = turns.then(
+function nextTurn(): { start: Promise<void>; done: () => void } {
+  let done = () => {};
+  const drawn = new Promise<void>((resolve) => (done = resolve));
+  const start = turns.then(
     () =>
       new Promise<void>((resolve) => {
         if (typeof requestIdleCallback === 'function') {
@@ -55,21 +59,42 @@ function nextTurn(): Promise<void> {
         }
       }),
   );
-  return turns;
+  turns = start.then(() => drawn);
+  return { start, done };
 }
 
 /** A chart's place, held by a skeleton of its height until its turn to draw. */
 function DeferredChart(props: { height: number; children: ReactNode }) {
-  const [ready, setReady] = useState(false);
+  // Set when this chart's turn has come: what hands the turn on once it is drawn.
+  const [done, setDone] = useState<() => void>();
   useEffect(() => {
     let live = true;
-    void Promise.all([nextTurn(), loadCharts()]).then(() => live && setReady(true));
+    const mine = nextTurn();
+    void Promise.all([mine.start, loadCharts()]).then(() => {
+      if (live) setDone(() => mine.done);
+      else mine.done();
+    });
     return () => {
       live = false;
+      // A chart that goes before its turn ends hands it on.
+      mine.done();
     };
   }, []);
   const placeholder = <Skeleton h={props.height} />;
-  return ready ? <Suspense fallback={placeholder}>{props.children}</Suspense> : placeholder;
+  if (!done) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      {props.children}
+      <OnDrawn then={done} />
+    </Suspense>
+  );
+}
+
+/** Calls `then` once what comes before it in its Suspense boundary is on the page. */
+function OnDrawn(props: { then: () => void }) {
+  const { then } = props;
+  useEffect(() => then(), [then]);
+  return null;
 }
 
 /** The top categories chart's height: a bar per category. */
@@ -91,6 +116,11 @@ function bucketLabel(bucket: TrendBucket, start: string): string {
   if (bucket === 'month') return dayjs(start).format('MMM YYYY');
   if (bucket === 'week') return `Week of ${dayjs(start).format('D MMM')}`;
   return dayjs(start).format('D MMM');
+}
+
+/** A period as a chart's axis names it: a week by its first day. */
+function bucketTick(bucket: TrendBucket, start: string): string {
+  return bucket === 'month' ? dayjs(start).format('MMM YYYY') : dayjs(start).format('D MMM');
 }
 
 /** A card's place while its numbers load, or the error with a retry. */
@@ -180,6 +210,7 @@ function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const points = (data?.points ?? []).map((p) => ({
     ...p,
     label: bucketLabel(defined(data).bucket, p.start),
+    tick: bucketTick(defined(data).bucket, p.start),
   }));
   return (
     <ChartCard
@@ -208,6 +239,7 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const points = (data?.points ?? []).map((p) => ({
     ...p,
     label: bucketLabel(defined(data).bucket, p.start),
+    tick: bucketTick(defined(data).bucket, p.start),
   }));
   return (
     <ChartCard
