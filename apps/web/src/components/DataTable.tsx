@@ -364,7 +364,11 @@ export function DataTable<Row>(props: {
         </Group>
       )}
       <Box pos="relative">
-        <LoadingOverlay visible={query.isFetching || catchingUp} zIndex={2} overlayProps={{ blur: 1 }} />
+        <LoadingOverlay
+          visible={query.isFetching || catchingUp}
+          zIndex={2}
+          overlayProps={{ blur: 1 }}
+        />
         {body}
         {/* Outside the scrolling table, so it stays in view on a narrow screen. */}
         {rows.length === 0 && !loading && (
