@@ -8,6 +8,8 @@ import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { Status } from '@master-admin/contract';
 import type { Selection } from '../lib/bulk';
+import { formatNumber } from '../lib/format';
+import type { Grants } from '../lib/permissions';
 import { confirmDelete } from './confirm';
 import { StatusDialog } from './StatusDialog';
 
@@ -77,19 +79,27 @@ function BulkDeleteAction<Row extends { id: number }>(props: Acting<Row> & Remov
 }
 
 /**
- * A list's bulk actions (DataTable's `bulkActions`): "Change status" when `status` is given,
- * "Delete" when `remove` is (each given only when the account may); none: no selection at all.
+ * A list's bulk actions (DataTable's `bulkActions`): "Change status" when `status` is given and
+ * the account may update, "Delete" when `remove` is and it may delete; neither: no selection at
+ * all. A list states only what is its own: the rows' noun, its mutations, what a delete takes
+ * along.
  */
 export function bulkActions<Row extends { id: number }>(options: {
-  /** The rows as the dialogs name them: "3 posters". */
-  subject: (count: number) => string;
-  status?: StatusOptions | false;
-  remove?: RemoveOptions | false;
+  /** The rows' noun, one of them ("poster"): the dialogs say "3 posters". */
+  subject: string;
+  /** The account's grants on the list's menu. */
+  grants: Grants;
+  status?: StatusOptions;
+  remove?: RemoveOptions;
 }): ((selection: Selection<Row>, clear: () => void) => ReactNode) | undefined {
-  const { subject, status, remove } = options;
+  const { subject, grants } = options;
+  const status = grants.update && options.status;
+  const remove = grants.delete && options.remove;
   if (!status && !remove) return undefined;
   return (selection, clear) => {
-    const acting: Acting<Row> = { selection, clear, what: subject(selection.count) };
+    const n = selection.count;
+    const what = `${formatNumber(n)} ${subject}${n === 1 ? '' : 's'}`;
+    const acting: Acting<Row> = { selection, clear, what };
     return (
       <>
         {status && <BulkStatusAction {...acting} {...status} />}
