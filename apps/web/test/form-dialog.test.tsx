@@ -113,6 +113,53 @@ describe('the form dialog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Name: Must not be a reserved word');
   });
 
+  it('names a Select by its label too when the server refuses it', async () => {
+    server.use(
+      http.get(api('/master-app/options'), () =>
+        HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+      ),
+      http.get(api('/banner/list'), () =>
+        HttpResponse.json({
+          result: [
+            {
+              id: 3,
+              image: `/media/banners/ab/${'a'.repeat(64)}.webp`,
+              status: 'ACTIVE',
+              link: 'https://example.com/3',
+              linkType: 'EXTERNAL',
+              createdAt: created.createdAt,
+              updatedAt: created.createdAt,
+              masterApp: { id: 2, name: 'Festival' },
+            },
+          ],
+          total: 1,
+        }),
+      ),
+      http.put(api('/banner/linktype/3'), () =>
+        HttpResponse.json(
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: 'linkType: Not offered in this app',
+            details: [{ path: 'linkType', message: 'Not offered in this app' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderApp('/banner', { signedInAs: 'a@b.c' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for Banner #3' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Edit link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit link' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Link type: Not offered in this app');
+    expect(toast).not.toHaveTextContent('linkType');
+    expect(within(dialog).getByRole('combobox', { name: 'Link type' })).toHaveAccessibleDescription(
+      'Not offered in this app',
+    );
+  });
+
   it('keeps a pasted text past the limit whole, counts it and says the limit', async () => {
     const { name } = await openNewCategory();
     expect(screen.getByText('0 / 100')).toBeInTheDocument();

@@ -1,10 +1,15 @@
 import { useState } from 'react';
 import { Loader, Switch } from '@mantine/core';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { blogCreateBody, blogEditForm, type Blog } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
-import { ImageFormField, TextFormField, TextareaFormField } from '../../components/FormFields';
+import {
+  FormController,
+  ImageFormField,
+  TextFormField,
+  TextareaFormField,
+} from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { StatusDialog } from '../../components/StatusDialog';
@@ -50,12 +55,13 @@ function BlogFields() {
         rows={3}
         resize="vertical"
       />
-      <Controller
+      <FormController
         control={form.control}
         name="desc"
-        render={({ field, fieldState }) => (
+        label="Description"
+        render={({ field, fieldState, label }) => (
           <RichTextField
-            label="Description"
+            label={label}
             required
             value={field.value ?? ''}
             onChange={field.onChange}

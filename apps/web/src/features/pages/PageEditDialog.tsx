@@ -1,7 +1,6 @@
-import { Controller } from 'react-hook-form';
 import { pageEditForm, type Page } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
-import { TextFormField } from '../../components/FormFields';
+import { FormController, TextFormField } from '../../components/FormFields';
 import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { useUpdatePage } from './api';
 import { defined } from '../../lib/defined';
@@ -28,12 +27,13 @@ export function PageEditDialog(props: {
       {(form) => (
         <>
           <TextFormField name="title" label="Title" required />
-          <Controller
+          <FormController
             control={form.control}
             name="desc"
-            render={({ field, fieldState }) => (
+            label="Text"
+            render={({ field, fieldState, label }) => (
               <RichTextField
-                label="Text"
+                label={label}
                 description={`What the app shows on this page${page ? ` of ${page.masterApp.name}` : ''}.`}
                 value={field.value ?? ''}
                 onChange={field.onChange}
