@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { bannerCreateBody, categoryBody, faqCreateBody } from '@master-admin/contract';
+import {
+  RICH_TEXT_MAX_LENGTH,
+  bannerCreateBody,
+  blogCreateBody,
+  blogEditForm,
+  categoryBody,
+  faqCreateBody,
+  pageEditForm,
+} from '@master-admin/contract';
 import { maxLengthOf } from '../src/components/form-context';
 import { renderApp } from './render';
 import { HttpResponse, http, api, server } from './server';
@@ -212,5 +220,9 @@ describe('the form dialog', () => {
     expect(maxLengthOf(faqCreateBody, 'answer')).toBeGreaterThan(100);
     expect(maxLengthOf(bannerCreateBody, 'link')).toBeGreaterThan(0);
     expect(maxLengthOf(categoryBody, 'nothing')).toBeUndefined();
+    // Rich text: its HTML, as sent.
+    expect(maxLengthOf(blogCreateBody, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
+    expect(maxLengthOf(blogEditForm, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
+    expect(maxLengthOf(pageEditForm, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
   });
 });

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import {
   Controller,
+  useController,
   useFormContext,
   useWatch,
   type ControllerProps,
@@ -22,6 +23,7 @@ import {
 } from 'react-hook-form';
 import { useFormDialogField } from './form-context';
 import { ImageField } from './ImageField';
+import { LazyRichTextField } from './LazyRichTextField';
 import { MasterAppSelect } from './MasterAppSelect';
 
 type TextFieldProps = {
@@ -59,12 +61,13 @@ export function FormController<
 }
 
 /**
- * The binding of a text field with a limit: typing or pasting past it is never cut short; a
- * counter under the input says how many characters are used of how many, red past the limit, and
- * the schema's message shows at once.
+ * A text field's limit: typing or pasting past it is never cut short; a counter under the input
+ * says how many characters are used of how many (the value's length, which the schema's `.max()`
+ * counts), red past the limit, and the schema's message shows at once. Also its label (noted for
+ * the dialog) and its error, for the input.
  */
-function useLimitedText(props: TextFieldProps) {
-  const { register, control, trigger, getFieldState, formState } = useFormContext();
+function useTextLimit(props: TextFieldProps) {
+  const { control, trigger, getFieldState, formState } = useFormContext();
   const { maxLength } = useFormDialogField(props.name, props.label);
   const max = props.max ?? maxLength;
   const value: unknown = useWatch({ control, name: props.name });
@@ -87,11 +90,17 @@ function useLimitedText(props: TextFieldProps) {
     </>
   );
   return {
-    ...register(props.name),
     label: props.label,
     error: getFieldState(props.name, formState).error?.message,
     inputContainer: counter,
   };
+}
+
+/** The binding of a text input with a limit: registered with the form, its limit shown. */
+function useLimitedText(props: TextFieldProps) {
+  const { register } = useFormContext();
+  const limit = useTextLimit(props);
+  return { ...register(props.name), ...limit };
 }
 
 /** A one-line text input bound to the surrounding dialog's form, with its limit shown. */
@@ -104,6 +113,30 @@ export function TextFormField(props: TextFieldProps & Omit<TextInputProps, Owned
 export function TextareaFormField(props: TextFieldProps & Omit<TextareaProps, Owned>) {
   const { name, label, max, ...rest } = props;
   return <Textarea {...rest} {...useLimitedText({ name, label, max })} />;
+}
+
+/**
+ * Rich text (the editor's HTML) bound to the surrounding dialog's form, with its limit shown as a
+ * text field's is: the server limits the HTML as sent, markup included, so that is what counts.
+ */
+export function RichTextFormField(props: {
+  name: string;
+  label: string;
+  description?: string;
+  required?: boolean;
+}) {
+  const { name, label, ...rest } = props;
+  const { field } = useController({ name });
+  const limit = useTextLimit({ name, label });
+  return (
+    <LazyRichTextField
+      {...rest}
+      {...limit}
+      value={typeof field.value === 'string' ? field.value : ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+    />
+  );
 }
 
 /** A password, bound to the surrounding dialog's form. */
