@@ -4,19 +4,17 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import {
-  ADMIN,
   adminApi,
   changeStatusFromMenu,
+  createPoster,
   expect,
   expectToast,
   listRange,
-  now,
   openArea,
   openSignedIn,
   rowAction,
   test,
   unique,
-  type Sql,
 } from './fixtures.ts';
 
 // Each test walks through every dialog of an area: more steps than the default minute allows on
@@ -144,25 +142,6 @@ test.describe('categories', () => {
     await expect(rowOf(page, 'Categories', renamed)).toHaveCount(0);
   });
 
-  /** A poster row of `categoryId` in a new master app, owned by the first admin. */
-  async function insertPoster(page: Page, sql: Sql, categoryId: number) {
-    const api = await adminApi(page.request);
-    const { id: masterAppId } = await api('post', '/master-app', {
-      form: { name: unique('E2E Poster app') },
-    });
-    const { id: accountId } = await sql.one<{ id: number }>(
-      'select id from accounts where lower(email) = ?',
-      [ADMIN.email.toLowerCase()],
-    );
-    const at = now();
-    await sql.all(
-      `insert into posters (master_app_id, category_id, account_id, top_def_num, self_def_num,
-         bottom_def_num, poster, download_count, status, position, created_at, updated_at)
-       values (?, ?, ?, 1, 1, 1, ?, 0, 'ACTIVE', 'LEFT', ?, ?)`,
-      [masterAppId, categoryId, accountId, 'posters/e2e/not-a-file.webp', at, at],
-    );
-  }
-
   test('a category posters use cannot be deleted: the server’s 409 message', async ({
     page,
     sql,
@@ -175,7 +154,10 @@ test.describe('categories', () => {
     const { id } = await sql.one<{ id: number }>('select id from categories where name = ?', [
       name,
     ]);
-    await insertPoster(page, sql, id);
+    // A poster of it, in an app of its own.
+    const api = await adminApi(page.request);
+    const app = await api('post', '/master-app', { form: { name: unique('E2E Poster app') } });
+    await createPoster(api, { masterAppId: app.id, categoryId: id });
 
     await rowAction(page, name, 'Delete');
     await page

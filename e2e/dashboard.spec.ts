@@ -1,10 +1,21 @@
 /**
- * The dashboard's four counts equal the database's: rows are written straight into the database,
- * the expected numbers are counted there with SQL, and the cards must show them (with thousands
- * separators), for all apps and for one master app.
+ * The dashboard's four counts equal the database's: rows are written straight into the database
+ * (posters are uploaded through the API, so that their images exist, then given their uploader
+ * and downloads by SQL), the expected numbers are counted there with SQL, and the cards must show
+ * them (with thousands separators), for all apps and for one master app.
  */
 import type { Page } from '@playwright/test';
-import { expect, now, signIn, test, unique, type Sql } from './fixtures.ts';
+import {
+  adminApi,
+  createPoster,
+  expect,
+  now,
+  signIn,
+  test,
+  unique,
+  type ApiCall,
+  type Sql,
+} from './fixtures.ts';
 
 type Counts = {
   totalUser: number;
@@ -73,21 +84,23 @@ async function insertCategory(sql: Sql): Promise<number> {
   return Number(row.id);
 }
 
-async function insertPoster(
+/** A poster (its image stored through the API), then its uploader and downloads set by SQL. */
+async function addPoster(
+  api: ApiCall,
   sql: Sql,
   p: { masterAppId: number; categoryId: number; accountId: number; downloads: number },
 ) {
-  const at = now();
-  await sql.all(
-    `insert into posters (master_app_id, category_id, account_id, top_def_num, self_def_num,
-       bottom_def_num, poster, download_count, status, position, created_at, updated_at)
-     values (?, ?, ?, 1, 1, 1, ?, ?, 'ACTIVE', 'LEFT', ?, ?)`,
-    [p.masterAppId, p.categoryId, p.accountId, 'posters/e2e.png', p.downloads, at, at],
-  );
+  const id = await createPoster(api, p);
+  await sql.all('update posters set account_id = ?, download_count = ? where id = ?', [
+    p.accountId,
+    p.downloads,
+    id,
+  ]);
 }
 
 test('the dashboard shows the database’s counts, for all apps and for one master app', async ({
   page,
+  request,
   sql,
 }) => {
   const appName = unique('Dashboard app');
@@ -109,19 +122,20 @@ test('the dashboard shows the database’s counts, for all apps and for one mast
 
   const categories = [await insertCategory(sql), await insertCategory(sql)];
   // 2 posters in the chosen app (1,200 + 345 downloads), 1 in the other (98,765).
-  await insertPoster(sql, {
+  const api = await adminApi(request);
+  await addPoster(api, sql, {
     masterAppId: appId,
     categoryId: categories[0]!,
     accountId: userIds[0]!,
     downloads: 1200,
   });
-  await insertPoster(sql, {
+  await addPoster(api, sql, {
     masterAppId: appId,
     categoryId: categories[1]!,
     accountId: userIds[1]!,
     downloads: 345,
   });
-  await insertPoster(sql, {
+  await addPoster(api, sql, {
     masterAppId: otherId,
     categoryId: categories[0]!,
     accountId: otherUser,

@@ -11,7 +11,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
-import { STORAGE_KEYS } from '@master-admin/contract';
+import { PATHS, STORAGE_KEYS } from '@master-admin/contract';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -291,6 +291,30 @@ export async function adminApi(request: APIRequestContext): Promise<ApiCall> {
 export async function createMasterApp(request: APIRequestContext, name: string) {
   const api = await adminApi(request);
   return api<{ id: number; name: string }>('post', '/master-app', { form: { name } });
+}
+
+/**
+ * A poster of one app, uploaded through the API as the web app does: its image and thumbnail are
+ * stored where the server keeps media (disk or S3), so the lists show it like any other. A spec
+ * that needs what no upload sets (another uploader, a download count) writes it by SQL after.
+ * Every such poster shares one small image. Answers its id.
+ */
+export async function createPoster(
+  api: ApiCall,
+  poster: { masterAppId: number; categoryId: number; specialDayId?: number },
+): Promise<number> {
+  const { id } = await api('post', PATHS.posterCreateOne(poster.categoryId), {
+    multipart: {
+      file: await pngFile('seeded-poster.png', '#3d7a5c', 120, 180),
+      masterAppId: String(poster.masterAppId),
+      position: 'LEFT',
+      topDefNum: '1',
+      selfDefNum: '1',
+      bottomDefNum: '1',
+      ...(poster.specialDayId === undefined ? {} : { specialDayId: String(poster.specialDayId) }),
+    },
+  });
+  return id;
 }
 
 /**

@@ -36,12 +36,7 @@ test('upload a poster for every app, filter by app, change status in bulk, delet
   page,
   request,
   sql,
-  consoleGuard,
 }) => {
-  consoleGuard.allow(
-    /status of 404 .*\/media\/posters\/e2e[./]/,
-    'rows dashboard.spec.ts and content-small.spec.ts insert by SQL name image files that do not exist',
-  );
   const api = await adminApi(request);
   const appA = await createMasterApp(request, unique('Poster App A'));
   const appB = await createMasterApp(request, unique('Poster App B'));

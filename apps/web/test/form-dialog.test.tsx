@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { bannerCreateBody, categoryBody, faqCreateBody } from '@master-admin/contract';
+import {
+  RICH_TEXT_MAX_LENGTH,
+  bannerCreateBody,
+  blogCreateBody,
+  blogEditForm,
+  categoryBody,
+  faqCreateBody,
+  pageEditForm,
+} from '@master-admin/contract';
 import { maxLengthOf } from '../src/components/form-context';
 import { renderApp } from './render';
 import { HttpResponse, http, api, server } from './server';
@@ -113,6 +121,53 @@ describe('the form dialog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Name: Must not be a reserved word');
   });
 
+  it('names a Select by its label too when the server refuses it', async () => {
+    server.use(
+      http.get(api('/master-app/options'), () =>
+        HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+      ),
+      http.get(api('/banner/list'), () =>
+        HttpResponse.json({
+          result: [
+            {
+              id: 3,
+              image: `/media/banners/ab/${'a'.repeat(64)}.webp`,
+              status: 'ACTIVE',
+              link: 'https://example.com/3',
+              linkType: 'EXTERNAL',
+              createdAt: created.createdAt,
+              updatedAt: created.createdAt,
+              masterApp: { id: 2, name: 'Festival' },
+            },
+          ],
+          total: 1,
+        }),
+      ),
+      http.put(api('/banner/linktype/3'), () =>
+        HttpResponse.json(
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: 'linkType: Not offered in this app',
+            details: [{ path: 'linkType', message: 'Not offered in this app' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderApp('/banner', { signedInAs: 'a@b.c' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for Banner #3' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Edit link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit link' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Link type: Not offered in this app');
+    expect(toast).not.toHaveTextContent('linkType');
+    expect(within(dialog).getByRole('combobox', { name: 'Link type' })).toHaveAccessibleDescription(
+      'Not offered in this app',
+    );
+  });
+
   it('keeps a pasted text past the limit whole, counts it and says the limit', async () => {
     const { name } = await openNewCategory();
     expect(screen.getByText('0 / 100')).toBeInTheDocument();
@@ -165,5 +220,9 @@ describe('the form dialog', () => {
     expect(maxLengthOf(faqCreateBody, 'answer')).toBeGreaterThan(100);
     expect(maxLengthOf(bannerCreateBody, 'link')).toBeGreaterThan(0);
     expect(maxLengthOf(categoryBody, 'nothing')).toBeUndefined();
+    // Rich text: its HTML, as sent.
+    expect(maxLengthOf(blogCreateBody, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
+    expect(maxLengthOf(blogEditForm, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
+    expect(maxLengthOf(pageEditForm, 'desc')).toBe(RICH_TEXT_MAX_LENGTH);
   });
 });

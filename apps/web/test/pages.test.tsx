@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { RICH_TEXT_MAX_LENGTH } from '@master-admin/contract';
 import './rich-text';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server } from './server';
@@ -142,6 +143,39 @@ describe('pages', () => {
     expect(await screen.findByText('Page Updated Successfully')).toBeInTheDocument();
     expect(body?.has('desc')).toBe(true);
     expect(body?.get('desc')).toBe('');
+  });
+
+  it('counts the text as the server does, its HTML, and says the limit at once past it, cutting nothing', async () => {
+    withApps();
+    let calls = 0;
+    // Three characters short of the limit, as HTML: <p> and </p> count too.
+    const desc = `<p>${'x'.repeat(RICH_TEXT_MAX_LENGTH - 10)}</p>`;
+    server.use(
+      http.get(api('/pages/1'), () => HttpResponse.json(page(1, { desc }))),
+      http.patch(api('/pages/1'), () => {
+        calls += 1;
+        return HttpResponse.json({ message: 'Page Updated Successfully', result: page(1) });
+      }),
+    );
+    renderApp('/pages/detail/1', { signedInAs: 'a@b.c' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit About Us' });
+    const editor = await within(dialog).findByRole('textbox', { name: 'Text' });
+    expect(await within(dialog).findByText('99,997 / 100,000')).toBeInTheDocument();
+    expect(editor).not.toHaveAttribute('aria-invalid');
+
+    await userEvent.click(editor);
+    await userEvent.paste('abcdef');
+    expect(await within(dialog).findByText('100,003 / 100,000')).toBeInTheDocument();
+    // Still in the editor: the message does not wait for it to lose focus.
+    await waitFor(() =>
+      expect(editor).toHaveAccessibleDescription(/Must be at most 100000 characters$/),
+    );
+    expect(editor).toHaveFocus();
+    expect(editor.textContent).toHaveLength(RICH_TEXT_MAX_LENGTH - 10 + 6);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Must be at most 100000 characters')).toBeInTheDocument();
+    expect(calls).toBe(0);
   });
 
   it('shows a page on its detail screen with its formatted text and an Edit button', async () => {

@@ -140,7 +140,12 @@ export const NOTIFICATION_COLUMNS = {
   createdAt: 'Created',
 } as const satisfies ColumnTitles<Notification>;
 
-/** What posters and videos share: their app, the user's images placed on them, date, counts. */
+/**
+ * What posters and videos share, titled once: their app, the user's images placed on them, date,
+ * counts, status; then when they were made and changed. Two parts, so that a poster's uploader
+ * keeps its place between them in the file. Each names only fields both rows have.
+ */
+type SharedTitles = { readonly [P in RowPath<Poster> & RowPath<Video>]?: string | null };
 const PLACED_COLUMNS = {
   masterAppId: 'Master app ID',
   'masterApp.id': null,
@@ -152,9 +157,11 @@ const PLACED_COLUMNS = {
   date: 'Date',
   downloadCount: 'Downloads',
   status: 'Status',
+} as const satisfies SharedTitles;
+const PLACED_TIMES_COLUMNS = {
   createdAt: 'Created',
   updatedAt: 'Updated',
-} as const;
+} as const satisfies SharedTitles;
 
 export const POSTER_COLUMNS = {
   id: 'ID',
@@ -168,9 +175,10 @@ export const POSTER_COLUMNS = {
   'specialDay.name': 'Special day',
   'specialDay.day': 'Special day: day',
   'specialDay.month': 'Special day: month',
+  ...PLACED_COLUMNS,
   'account.id': 'Uploaded by (ID)',
   'account.phoneNumber': 'Uploaded by (phone number)',
-  ...PLACED_COLUMNS,
+  ...PLACED_TIMES_COLUMNS,
 } as const satisfies ColumnTitles<Poster>;
 
 export const VIDEO_COLUMNS = {
@@ -180,6 +188,7 @@ export const VIDEO_COLUMNS = {
   video_id: 'Video file ID',
   library_id: 'Video store',
   ...PLACED_COLUMNS,
+  ...PLACED_TIMES_COLUMNS,
 } as const satisfies ColumnTitles<Video>;
 
 export const USER_COLUMNS = {

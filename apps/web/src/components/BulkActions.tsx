@@ -8,6 +8,8 @@ import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { Status } from '@master-admin/contract';
 import type { Selection } from '../lib/bulk';
+import { formatNumber } from '../lib/format';
+import type { Grants } from '../lib/permissions';
 import { confirmDelete } from './confirm';
 import { StatusDialog } from './StatusDialog';
 
@@ -18,16 +20,21 @@ type BulkMutation<A> = {
   mutateAsync: (vars: BulkVars<A>, options: { onSuccess: () => void }) => Promise<unknown>;
 };
 
-/** "Change status": the status dialog, then the status of every selected row. */
-function BulkStatusAction<Row extends { id: number }>(props: {
+/** "Change status": the mutation, and the statuses offered when not all (users: not DELETED). */
+type StatusOptions = { mutation: BulkMutation<{ status: Status }>; choices?: readonly Status[] };
+/** "Delete": the mutation, and what else goes with the rows ("with their images unless …"). */
+type RemoveOptions = { mutation: BulkMutation<undefined>; consequence: string };
+
+/** What every action acts on: the selection, cleared once done, named as the dialogs say it. */
+type Acting<Row> = {
   selection: Selection<Row>;
   clear: () => void;
-  /** The rows as the dialog names them: "3 posters". */
-  subject: (count: number) => string;
-  mutation: BulkMutation<{ status: Status }>;
-  /** The statuses offered, when not all (users: not DELETED). */
-  choices?: readonly Status[];
-}) {
+  /** The rows as the dialogs name them: "3 posters". */
+  what: string;
+};
+
+/** "Change status": the status dialog, then the status of every selected row. */
+function BulkStatusAction<Row extends { id: number }>(props: Acting<Row> & StatusOptions) {
   const [opened, setOpened] = useState(false);
   const { selection, clear } = props;
   return (
@@ -38,7 +45,7 @@ function BulkStatusAction<Row extends { id: number }>(props: {
       <StatusDialog
         opened={opened}
         onClose={() => setOpened(false)}
-        subject={props.subject(selection.count)}
+        subject={props.what}
         current={undefined}
         choices={props.choices}
         onSubmit={(status) =>
@@ -50,16 +57,8 @@ function BulkStatusAction<Row extends { id: number }>(props: {
 }
 
 /** "Delete": asks, naming how many, then deletes every selected row. */
-function BulkDeleteAction<Row extends { id: number }>(props: {
-  selection: Selection<Row>;
-  clear: () => void;
-  subject: (count: number) => string;
-  /** What else goes with them: "with their images unless other posters share them". */
-  consequence: string;
-  mutation: BulkMutation<undefined>;
-}) {
-  const { selection, clear } = props;
-  const what = props.subject(selection.count);
+function BulkDeleteAction<Row extends { id: number }>(props: Acting<Row> & RemoveOptions) {
+  const { selection, clear, what } = props;
   return (
     <Button
       size="compact-sm"
@@ -80,36 +79,32 @@ function BulkDeleteAction<Row extends { id: number }>(props: {
 }
 
 /**
- * A list's bulk actions (DataTable's `bulkActions`): "Change status" when `status` is given,
- * "Delete" when `remove` is (each given only when the account may); none: no selection at all.
+ * A list's bulk actions (DataTable's `bulkActions`): "Change status" when `status` is given and
+ * the account may update, "Delete" when `remove` is and it may delete; neither: no selection at
+ * all. A list states only what is its own: the rows' noun, its mutations, what a delete takes
+ * along.
  */
 export function bulkActions<Row extends { id: number }>(options: {
-  subject: (count: number) => string;
-  status?: { mutation: BulkMutation<{ status: Status }>; choices?: readonly Status[] } | false;
-  remove?: { mutation: BulkMutation<undefined>; consequence: string } | false;
+  /** The rows' noun, one of them ("poster"): the dialogs say "3 posters". */
+  subject: string;
+  /** The account's grants on the list's menu. */
+  grants: Grants;
+  status?: StatusOptions;
+  remove?: RemoveOptions;
 }): ((selection: Selection<Row>, clear: () => void) => ReactNode) | undefined {
-  const { subject, status, remove } = options;
+  const { subject, grants } = options;
+  const status = grants.update && options.status;
+  const remove = grants.delete && options.remove;
   if (!status && !remove) return undefined;
-  return (selection, clear) => (
-    <>
-      {status && (
-        <BulkStatusAction
-          selection={selection}
-          clear={clear}
-          subject={subject}
-          mutation={status.mutation}
-          choices={status.choices}
-        />
-      )}
-      {remove && (
-        <BulkDeleteAction
-          selection={selection}
-          clear={clear}
-          subject={subject}
-          consequence={remove.consequence}
-          mutation={remove.mutation}
-        />
-      )}
-    </>
-  );
+  return (selection, clear) => {
+    const n = selection.count;
+    const what = `${formatNumber(n)} ${subject}${n === 1 ? '' : 's'}`;
+    const acting: Acting<Row> = { selection, clear, what };
+    return (
+      <>
+        {status && <BulkStatusAction {...acting} {...status} />}
+        {remove && <BulkDeleteAction {...acting} {...remove} />}
+      </>
+    );
+  };
 }

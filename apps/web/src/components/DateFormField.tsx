@@ -1,8 +1,7 @@
 import '@mantine/dates/styles.css';
 import { DatePickerInput } from '@mantine/dates';
-import { Controller, useFormContext } from 'react-hook-form';
 import { DATE_MAX, DATE_MIN } from '@master-admin/contract';
-import { useFormDialogField } from './form-context';
+import { FormController } from './FormFields';
 
 /**
  * A calendar date (YYYY-MM-DD) bound to the surrounding dialog's form; cleared, it holds '' (no
@@ -10,15 +9,13 @@ import { useFormDialogField } from './form-context';
  * load the date picker.
  */
 export function DateFormField(props: { name: string; label: string; description?: string }) {
-  const { control } = useFormContext();
-  useFormDialogField(props.name, props.label);
   return (
-    <Controller
-      control={control}
+    <FormController
       name={props.name}
-      render={({ field, fieldState }) => (
+      label={props.label}
+      render={({ field, fieldState, label }) => (
         <DatePickerInput
-          label={props.label}
+          label={label}
           description={props.description ?? 'Leave empty for no date.'}
           placeholder="Pick a date"
           clearable

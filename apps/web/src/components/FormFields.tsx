@@ -1,12 +1,29 @@
 /**
- * Fields bound to the surrounding dialog's form (FormDialog provides it), for the inputs several
- * areas' dialogs share.
+ * Fields bound to the surrounding dialog's form (FormDialog provides it): FormController for any
+ * input, and the inputs several areas' dialogs share. Each notes its label for the dialog.
  */
-import { useEffect, useEffectEvent, type ReactNode } from 'react';
-import { Text, TextInput, Textarea, type TextInputProps, type TextareaProps } from '@mantine/core';
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useEffect, useEffectEvent, type ReactElement, type ReactNode } from 'react';
+import {
+  PasswordInput,
+  Text,
+  TextInput,
+  Textarea,
+  type PasswordInputProps,
+  type TextInputProps,
+  type TextareaProps,
+} from '@mantine/core';
+import {
+  Controller,
+  useController,
+  useFormContext,
+  useWatch,
+  type ControllerProps,
+  type FieldPath,
+  type FieldValues,
+} from 'react-hook-form';
 import { useFormDialogField } from './form-context';
 import { ImageField } from './ImageField';
+import { LazyRichTextField } from './LazyRichTextField';
 import { MasterAppSelect } from './MasterAppSelect';
 
 type TextFieldProps = {
@@ -17,13 +34,40 @@ type TextFieldProps = {
 };
 type Owned = 'name' | 'label' | 'error' | 'maxLength' | 'value' | 'defaultValue' | 'onChange';
 
+/** What a FormController's `render` is given: Controller's field and state, and the label. */
+type BoundField<T extends FieldValues, N extends FieldPath<T>> = Parameters<
+  ControllerProps<T, N>['render']
+>[0] & { label: string };
+
 /**
- * The binding of a text field with a limit: typing or pasting past it is never cut short; a
- * counter under the input says how many characters are used of how many, red past the limit, and
- * the schema's message shows at once.
+ * react-hook-form's Controller for a field of a FormDialog, with the label it shows: noted for
+ * the dialog (a server message naming the field names it by this label, not "masterAppId") and
+ * handed to `render` for the input, so it is written once. Every field of a FormDialog that is
+ * not a text field (TextFormField) is bound through it.
  */
-function useLimitedText(props: TextFieldProps) {
-  const { register, control, trigger, getFieldState, formState } = useFormContext();
+export function FormController<
+  T extends FieldValues = FieldValues,
+  N extends FieldPath<T> = FieldPath<T>,
+  TTransformed = T,
+>(
+  props: Omit<ControllerProps<T, N, TTransformed>, 'render'> & {
+    label: string;
+    render: (bound: BoundField<T, N>) => ReactElement;
+  },
+) {
+  const { label, render, ...controller } = props;
+  useFormDialogField(props.name, label);
+  return <Controller {...controller} render={(bound) => render({ ...bound, label })} />;
+}
+
+/**
+ * A text field's limit: typing or pasting past it is never cut short; a counter under the input
+ * says how many characters are used of how many (the value's length, which the schema's `.max()`
+ * counts), red past the limit, and the schema's message shows at once. Also its label (noted for
+ * the dialog) and its error, for the input.
+ */
+function useTextLimit(props: TextFieldProps) {
+  const { control, trigger, getFieldState, formState } = useFormContext();
   const { maxLength } = useFormDialogField(props.name, props.label);
   const max = props.max ?? maxLength;
   const value: unknown = useWatch({ control, name: props.name });
@@ -46,11 +90,17 @@ function useLimitedText(props: TextFieldProps) {
     </>
   );
   return {
-    ...register(props.name),
     label: props.label,
     error: getFieldState(props.name, formState).error?.message,
     inputContainer: counter,
   };
+}
+
+/** The binding of a text input with a limit: registered with the form, its limit shown. */
+function useLimitedText(props: TextFieldProps) {
+  const { register } = useFormContext();
+  const limit = useTextLimit(props);
+  return { ...register(props.name), ...limit };
 }
 
 /** A one-line text input bound to the surrounding dialog's form, with its limit shown. */
@@ -65,6 +115,54 @@ export function TextareaFormField(props: TextFieldProps & Omit<TextareaProps, Ow
   return <Textarea {...rest} {...useLimitedText({ name, label, max })} />;
 }
 
+/**
+ * Rich text (the editor's HTML) bound to the surrounding dialog's form, with its limit shown as a
+ * text field's is: the server limits the HTML as sent, markup included, so that is what counts.
+ */
+export function RichTextFormField(props: {
+  name: string;
+  label: string;
+  description?: string;
+  required?: boolean;
+}) {
+  const { name, label, ...rest } = props;
+  const { field } = useController({ name });
+  const limit = useTextLimit({ name, label });
+  return (
+    <LazyRichTextField
+      {...rest}
+      {...limit}
+      value={typeof field.value === 'string' ? field.value : ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+    />
+  );
+}
+
+/** A password, bound to the surrounding dialog's form. */
+export function PasswordFormField(
+  props: { name: string; label: string } & Omit<PasswordInputProps, Owned>,
+) {
+  const { name, label, ...rest } = props;
+  return (
+    <FormController
+      name={name}
+      label={label}
+      render={({ field, fieldState }) => (
+        <PasswordInput
+          {...rest}
+          {...field}
+          label={label}
+          value={typeof field.value === 'string' ? field.value : ''}
+          error={fieldState.error?.message}
+          // Mantine's PasswordInput marks only data-invalid; screen readers need aria-invalid.
+          aria-invalid={fieldState.invalid || undefined}
+        />
+      )}
+    />
+  );
+}
+
 /** An image to upload; `progress` is shown while the form is being sent with a file chosen. */
 export function ImageFormField(props: {
   name: string;
@@ -74,15 +172,14 @@ export function ImageFormField(props: {
   current?: string | null;
   progress?: number;
 }) {
-  const { control, formState } = useFormContext();
-  useFormDialogField(props.name, props.label);
+  const { formState } = useFormContext();
   return (
-    <Controller
-      control={control}
+    <FormController
       name={props.name}
-      render={({ field, fieldState }) => (
+      label={props.label}
+      render={({ field, fieldState, label }) => (
         <ImageField
-          label={props.label}
+          label={label}
           required={props.required}
           current={props.current}
           value={(field.value as File | undefined) ?? null}
@@ -98,15 +195,13 @@ export function ImageFormField(props: {
 
 /** The master app a new row belongs to (its id as a string). */
 export function MasterAppFormField(props: { name?: string; description?: string }) {
-  const { control } = useFormContext();
-  const name = props.name ?? 'masterAppId';
-  useFormDialogField(name, 'Master app');
   return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field, fieldState }) => (
+    <FormController
+      name={props.name ?? 'masterAppId'}
+      label="Master app"
+      render={({ field, fieldState, label }) => (
         <MasterAppSelect
+          label={label}
           value={(field.value as string | undefined) ?? ''}
           onChange={field.onChange}
           required

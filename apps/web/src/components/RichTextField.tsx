@@ -1,5 +1,5 @@
 import '@mantine/tiptap/styles.css';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Input } from '@mantine/core';
 import { Link, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
@@ -78,6 +78,8 @@ export function RichTextField(props: {
   description?: string;
   required?: boolean;
   disabled?: boolean;
+  /** Wraps the editor, as Mantine's inputs take it (a counter under it). */
+  inputContainer?: (editor: ReactNode) => ReactNode;
 }) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -142,6 +144,7 @@ export function RichTextField(props: {
       error={error}
       errorProps={{ id: errorId }}
       required={required}
+      inputContainer={props.inputContainer}
     >
       <RichTextEditor
         editor={editor}

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { Select } from '@mantine/core';
-import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { statusBody, type Status } from '@master-admin/contract';
 import { FormDialog } from './FormDialog';
+import { FormController } from './FormFields';
 import { STATUS_OPTIONS } from './StatusBadge';
 
 /** The status dialog every area with a status uses. */
@@ -43,12 +43,13 @@ export function StatusDialog(props: {
       onSubmit={(values) => props.onSubmit(values.status)}
     >
       {(form) => (
-        <Controller
+        <FormController
           control={form.control}
           name="status"
-          render={({ field, fieldState }) => (
+          label="Status"
+          render={({ field, fieldState, label }) => (
             <Select
-              label="Status"
+              label={label}
               data={options}
               allowDeselect={false}
               value={field.value}

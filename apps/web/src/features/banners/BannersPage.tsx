@@ -1,12 +1,17 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Select, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { LINK_TYPES, bannerCreateBody, bannerLinkBody, type Banner } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
-import { ImageFormField, MasterAppFormField, TextFormField } from '../../components/FormFields';
+import {
+  FormController,
+  ImageFormField,
+  MasterAppFormField,
+  TextFormField,
+} from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
@@ -277,12 +282,13 @@ function LinkFields() {
   const form = useFormContext<{ link?: string; linkType?: string }>();
   return (
     <>
-      <Controller
+      <FormController
         control={form.control}
         name="linkType"
-        render={({ field, fieldState }) => (
+        label="Link type"
+        render={({ field, fieldState, label }) => (
           <Select
-            label="Link type"
+            label={label}
             data={[...LINK_TYPES]}
             allowDeselect={false}
             value={field.value ?? 'DEFAULT'}

@@ -1,12 +1,15 @@
 import { useState } from 'react';
 import { Loader, Switch } from '@mantine/core';
-import { Controller, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { blogCreateBody, blogEditForm, type Blog } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
-import { ImageFormField, TextFormField, TextareaFormField } from '../../components/FormFields';
+import {
+  ImageFormField,
+  RichTextFormField,
+  TextFormField,
+  TextareaFormField,
+} from '../../components/FormFields';
 import { FormDialog } from '../../components/FormDialog';
-import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import type { RowAction } from '../../components/RowActions';
@@ -31,13 +34,6 @@ export type BlogDialog = { kind: 'edit' | 'image' | 'status'; blog: Blog } | nul
 
 /** A blog's title, author, short description, text and date (create and edit). */
 function BlogFields() {
-  const form = useFormContext<{
-    title?: string;
-    author?: string;
-    shortDesc?: string;
-    desc?: string;
-    date?: unknown;
-  }>();
   return (
     <>
       <TextFormField name="title" label="Title" required />
@@ -50,20 +46,7 @@ function BlogFields() {
         rows={3}
         resize="vertical"
       />
-      <Controller
-        control={form.control}
-        name="desc"
-        render={({ field, fieldState }) => (
-          <RichTextField
-            label="Description"
-            required
-            value={field.value ?? ''}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-          />
-        )}
-      />
+      <RichTextFormField name="desc" label="Description" required />
       <DateFormField name="date" label="Date" />
     </>
   );

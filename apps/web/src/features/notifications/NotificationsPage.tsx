@@ -10,11 +10,11 @@ import {
   type OptionsFilter,
 } from '@mantine/core';
 import { IconBell, IconPlus } from '@tabler/icons-react';
-import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { notificationCreateBody, type Notification } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import {
+  FormController,
   ImageFormField,
   MasterAppFormField,
   TextFormField,
@@ -252,12 +252,13 @@ export default function NotificationsPage() {
               rows={4}
               resize="vertical"
             />
-            <Controller
+            <FormController
               control={form.control}
               name="type"
-              render={({ field, fieldState }) => (
+              label="Type"
+              render={({ field, fieldState, label }) => (
                 <Autocomplete
-                  label="Type"
+                  label={label}
                   required
                   description="Pick one or type your own"
                   data={NOTIFICATION_TYPES}
@@ -269,12 +270,13 @@ export default function NotificationsPage() {
                 />
               )}
             />
-            <Controller
+            <FormController
               control={form.control}
               name="accountId"
-              render={({ field, fieldState }) => (
+              label="User id"
+              render={({ field, fieldState, label }) => (
                 <NumberInput
-                  label="User id"
+                  label={label}
                   description="A user of the chosen app; leave empty to send it to all its users"
                   placeholder="All users"
                   allowDecimal={false}

@@ -1,8 +1,6 @@
-import { Controller } from 'react-hook-form';
 import { pageEditForm, type Page } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
-import { TextFormField } from '../../components/FormFields';
-import { LazyRichTextField as RichTextField } from '../../components/LazyRichTextField';
+import { RichTextFormField, TextFormField } from '../../components/FormFields';
 import { useUpdatePage } from './api';
 import { defined } from '../../lib/defined';
 
@@ -25,22 +23,13 @@ export function PageEditDialog(props: {
       submitLabel="Save"
       onSubmit={(v) => update.mutateAsync({ id: defined(page).id, title: v.title, desc: v.desc })}
     >
-      {(form) => (
+      {() => (
         <>
           <TextFormField name="title" label="Title" required />
-          <Controller
-            control={form.control}
+          <RichTextFormField
             name="desc"
-            render={({ field, fieldState }) => (
-              <RichTextField
-                label="Text"
-                description={`What the app shows on this page${page ? ` of ${page.masterApp.name}` : ''}.`}
-                value={field.value ?? ''}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={fieldState.error?.message}
-              />
-            )}
+            label="Text"
+            description={`What the app shows on this page${page ? ` of ${page.masterApp.name}` : ''}.`}
           />
         </>
       )}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { NumberInput, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   DEF_NUM_MAX,
@@ -15,7 +15,7 @@ import {
 } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageFormField, MasterAppFormField } from '../../components/FormFields';
+import { FormController, ImageFormField, MasterAppFormField } from '../../components/FormFields';
 import type { RowAction } from '../../components/RowActions';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
@@ -95,10 +95,11 @@ export function DefNumFields(props: { subject?: 'poster' | 'video' }) {
       </Text>
       <SimpleGrid cols={3} spacing="sm">
         {fields.map(([name, label]) => (
-          <Controller
+          <FormController
             key={name}
             control={control}
             name={name}
+            label={label}
             render={({ field, fieldState }) => (
               <NumberInput
                 label={label}
@@ -124,12 +125,13 @@ export function DefNumFields(props: { subject?: 'poster' | 'video' }) {
 export function PositionField(props: { subject?: 'poster' | 'video' }) {
   const { control } = useFormContext<{ position?: Side }>();
   return (
-    <Controller
+    <FormController
       control={control}
       name="position"
-      render={({ field, fieldState }) => (
+      label="Position"
+      render={({ field, fieldState, label }) => (
         <Radio.Group
-          label="Position"
+          label={label}
           description={`The side of the ${props.subject ?? 'poster'} on which the user’s own photo is placed.`}
           required
           value={field.value ?? null}
@@ -153,12 +155,13 @@ function TargetFields() {
   const target = useWatch({ control, name: 'target' });
   return (
     <>
-      <Controller
+      <FormController
         control={control}
         name="target"
-        render={({ field }) => (
+        label="For"
+        render={({ field, label }) => (
           <Radio.Group
-            label="For"
+            label={label}
             description={
               target === 'one'
                 ? 'Only the chosen master app gets this poster.'
@@ -184,11 +187,13 @@ function CategoryFields() {
   const { control } = useFormContext<{ categoryId: string; specialDayId: string }>();
   return (
     <>
-      <Controller
+      <FormController
         control={control}
         name="categoryId"
-        render={({ field, fieldState }) => (
+        label="Category"
+        render={({ field, fieldState, label }) => (
           <CategorySelect
+            label={label}
             required
             clearable={false}
             placeholder="Choose a category"
@@ -199,11 +204,13 @@ function CategoryFields() {
           />
         )}
       />
-      <Controller
+      <FormController
         control={control}
         name="specialDayId"
-        render={({ field, fieldState }) => (
+        label="Special day"
+        render={({ field, fieldState, label }) => (
           <SpecialDaySelect
+            label={label}
             description="Optional: the day this poster celebrates."
             placeholder="None"
             value={field.value}

@@ -35,8 +35,6 @@ const THUMB_HEIGHT = 80;
 /** Nine columns: below this width the table scrolls rather than cut its status badges short. */
 const TABLE_MIN_WIDTH = 1060;
 
-const count = (n: number) => `${formatNumber(n)} poster${n === 1 ? '' : 's'}`;
-
 export default function PostersPage() {
   const list = usePosterList();
   const changeStatus = useChangePosterStatus();
@@ -219,9 +217,10 @@ export default function PostersPage() {
             : undefined,
         }}
         bulkActions={bulkActions({
-          subject: count,
-          status: grants.update && { mutation: changeManyStatus },
-          remove: grants.delete && {
+          subject: 'poster',
+          grants,
+          status: { mutation: changeManyStatus },
+          remove: {
             mutation: removeMany,
             consequence: 'with their images unless other posters share them',
           },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, SegmentedControl, Select, Text } from '@mantine/core';
 import { IconCalendarEvent, IconPlus } from '@tabler/icons-react';
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
@@ -18,7 +18,7 @@ import {
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import { FormDialog } from '../../components/FormDialog';
-import { TextFormField } from '../../components/FormFields';
+import { FormController, TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
@@ -176,12 +176,13 @@ export default function SpecialDaysPage() {
               Every special day, whatever its status, gets this year; 29&nbsp;February gets the next
               leap year when this year has none.
             </Text>
-            <Controller
+            <FormController
               control={form.control}
               name="year"
-              render={({ field, fieldState }) => (
+              label="Year"
+              render={({ field, fieldState, label }) => (
                 <NumberInput
-                  label="Year"
+                  label={label}
                   required
                   data-autofocus
                   min={SPECIAL_DAY_YEAR_MIN}
@@ -317,14 +318,15 @@ function DayFields(props: { withName: boolean }) {
     <>
       {props.withName && <TextFormField name="name" label="Name" required data-autofocus />}
       <Group grow align="flex-start">
-        <Controller
+        <FormController
           control={form.control}
           name="month"
+          label="Month"
           // A new month re-checks the day against it.
           rules={{ deps: ['day'] }}
-          render={({ field, fieldState }) => (
+          render={({ field, fieldState, label }) => (
             <Select
-              label="Month"
+              label={label}
               required
               placeholder="Choose"
               data={MONTH_OPTIONS}
@@ -337,12 +339,13 @@ function DayFields(props: { withName: boolean }) {
             />
           )}
         />
-        <Controller
+        <FormController
           control={form.control}
           name="day"
-          render={({ field, fieldState }) => (
+          label="Day"
+          render={({ field, fieldState, label }) => (
             <NumberInput
-              label="Day"
+              label={label}
               required
               placeholder={`1–${last}`}
               min={1}

@@ -1,4 +1,3 @@
-import { PasswordInput } from '@mantine/core';
 import {
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -8,7 +7,7 @@ import {
   type Staff,
 } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
-import { TextFormField } from '../../components/FormFields';
+import { PasswordFormField, TextFormField } from '../../components/FormFields';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import {
@@ -77,17 +76,15 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         submitLabel="Create"
         onSubmit={(values) => create.mutateAsync(values)}
       >
-        {(form) => (
+        {() => (
           <>
             <DetailInputs />
-            <PasswordInput
+            <PasswordFormField
+              name="password"
               label="Password"
               description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
               required
               autoComplete="new-password"
-              {...form.register('password')}
-              error={form.formState.errors.password?.message}
-              aria-invalid={form.formState.errors.password ? true : undefined}
             />
           </>
         )}
@@ -119,16 +116,14 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         submitLabel="Set password"
         onSubmit={(values) => password.mutateAsync({ id: defined(selected).id, ...values })}
       >
-        {(form) => (
-          <PasswordInput
+        {() => (
+          <PasswordFormField
+            name="password"
             label="New password"
             description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. The staff member is signed out everywhere and signs in again with it.`}
             required
             data-autofocus
             autoComplete="new-password"
-            {...form.register('password')}
-            error={form.formState.errors.password?.message}
-            aria-invalid={form.formState.errors.password ? true : undefined}
           />
         )}
       </FormDialog>

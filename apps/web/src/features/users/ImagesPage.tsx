@@ -17,7 +17,7 @@ import {
   Text,
 } from '@mantine/core';
 import { IconAlertTriangle, IconPhotoPlus } from '@tabler/icons-react';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { useLocation, useParams } from 'react-router';
 import { z } from 'zod';
 import {
@@ -34,7 +34,7 @@ import {
 } from '@master-admin/contract';
 import { BackLink, RecordNotFound } from '../../components/DetailStates';
 import { FormDialog } from '../../components/FormDialog';
-import { ImageFormField } from '../../components/FormFields';
+import { FormController, ImageFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { thumbUrl } from '../../components/Thumbnail';
@@ -73,12 +73,13 @@ const replaceForm = z.object({ file: imageFile });
 function NumberField() {
   const { control } = useFormContext<{ defNum?: unknown }>();
   return (
-    <Controller
+    <FormController
       control={control}
       name="defNum"
-      render={({ field, fieldState }) => (
+      label="Default number"
+      render={({ field, fieldState, label }) => (
         <NumberInput
-          label="Default number"
+          label={label}
           description={`The number posters name to use this image (${DEF_NUM_MIN}–${DEF_NUM_MAX}); each number once per kind.`}
           required
           min={DEF_NUM_MIN}
@@ -98,12 +99,13 @@ function NumberField() {
 function SideField() {
   const { control } = useFormContext<{ position?: Side }>();
   return (
-    <Controller
+    <FormController
       control={control}
       name="position"
-      render={({ field, fieldState }) => (
+      label="Side"
+      render={({ field, fieldState, label }) => (
         <Radio.Group
-          label="Side"
+          label={label}
           description="The side of a poster this photo suits."
           required
           value={field.value ?? null}

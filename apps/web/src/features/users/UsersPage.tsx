@@ -12,7 +12,7 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
-import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useChangeUserStatus, useChangeUsersStatus, useUserList } from './api';
 import {
@@ -24,8 +24,6 @@ import {
 } from './UserDialogs';
 
 const TABLE_MIN_WIDTH = 980;
-
-const count = (n: number) => `${formatNumber(n)} user${n === 1 ? '' : 's'}`;
 
 /** The banners of a user's row: small, in their own shape; a dash when there are none. */
 export function BannerThumbs(props: { user: User; size?: number }) {
@@ -171,8 +169,9 @@ export default function UsersPage() {
             : undefined,
         }}
         bulkActions={bulkActions({
-          subject: count,
-          status: grants.update && { mutation: changeManyStatus, choices: USER_BULK_STATUSES },
+          subject: 'user',
+          grants,
+          status: { mutation: changeManyStatus, choices: USER_BULK_STATUSES },
         })}
         actions={(u) => (
           <RowActions

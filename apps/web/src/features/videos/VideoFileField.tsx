@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { CloseButton, Group, Input, Paper, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconMovie, IconUpload, IconX } from '@tabler/icons-react';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
+import { FormController } from '../../components/FormFields';
 import { formatBytes } from '../../lib/format';
 
 /** What the server accepts as a video (it checks the content again). */
@@ -30,19 +31,19 @@ export function VideoFormField(props: {
   /** The upload under way, if any. */
   progress?: UploadState | undefined;
 }) {
-  const { control, formState } = useFormContext();
+  const { formState } = useFormContext();
   const [rejected, setRejected] = useState<string>();
   const sending = formState.isSubmitting;
   return (
-    <Controller
-      control={control}
+    <FormController
       name={props.name}
-      render={({ field, fieldState }) => {
+      label={props.label}
+      render={({ field, fieldState, label }) => {
         const file = (field.value as File | undefined) ?? null;
         const progress = sending && file ? props.progress : undefined;
         return (
           <Input.Wrapper
-            label={props.label}
+            label={label}
             required={props.required}
             error={rejected ?? fieldState.error?.message}
           >
@@ -85,7 +86,7 @@ export function VideoFormField(props: {
                 accept={VIDEO_TYPES}
                 multiple={false}
                 disabled={sending}
-                aria-label={`${props.label}: drop a video here or click to choose one`}
+                aria-label={`${label}: drop a video here or click to choose one`}
                 p="md"
               >
                 <Group justify="center" gap="sm" mih={60} style={{ pointerEvents: 'none' }}>

@@ -28,8 +28,6 @@ const PLAYER_HEIGHT = 68;
 /** Eight columns: below this width the table scrolls rather than cut its status badges short. */
 const TABLE_MIN_WIDTH = 980;
 
-const count = (n: number) => `${formatNumber(n)} video${n === 1 ? '' : 's'}`;
-
 /**
  * A row's small player: only the file's metadata (and first frame) loads until it is clicked,
  * then it plays inline, muted; a click again pauses it. The button beside it opens the full
@@ -214,9 +212,10 @@ export default function VideosPage() {
             : undefined,
         }}
         bulkActions={bulkActions({
-          subject: count,
-          status: grants.update && { mutation: changeManyStatus },
-          remove: grants.delete && {
+          subject: 'video',
+          grants,
+          status: { mutation: changeManyStatus },
+          remove: {
             mutation: removeMany,
             consequence: 'with their files unless other videos share them',
           },
