@@ -194,6 +194,14 @@ export const CASES: BenchCase[] = [
     path: (rng) => `${users}&keyword=${rng.pick(BENCH_WORDS)}`,
   },
   {
+    name: 'users: sort by name',
+    path: (rng) => `${users}&sort=${rng.int(2) ? '-' : ''}name`,
+  },
+  {
+    name: 'users: status + sort by date limit',
+    path: (rng) => `${users}&status=${rng.pick(STATUSES)}&sort=${rng.int(2) ? '-' : ''}dateLimit`,
+  },
+  {
     name: 'users: keyword (phone digits)',
     path: (rng) => `${users}&keyword=${100 + rng.int(900)}${rng.int(10)}`,
   },
