@@ -9,7 +9,7 @@ import {
   request,
   setUnauthorizedHandler,
 } from '../src/lib/api';
-import { HttpResponse, errorJson, http, api as path, server } from './server';
+import { HttpResponse, errorJson, http, api as path, server, validationError } from './server';
 
 describe('failureText (spec §8 order)', () => {
   it('prefers the answer’s message, then its error, then the status line', () => {
@@ -99,19 +99,7 @@ describe('request', () => {
   });
 
   it('keeps the field details of a validation error', async () => {
-    server.use(
-      http.post(path('/v'), () =>
-        HttpResponse.json(
-          {
-            statusCode: 400,
-            error: 'Bad Request',
-            message: 'name: Required',
-            details: [{ path: 'name', message: 'Required' }],
-          },
-          { status: 400 },
-        ),
-      ),
-    );
+    server.use(http.post(path('/v'), () => validationError('name', 'Required')));
     const err = (await api.post('/v', z.unknown()).catch((e: unknown) => e)) as ApiError;
     expect(err.message).toBe('name: Required');
     expect(err.details).toEqual([{ path: 'name', message: 'Required' }]);

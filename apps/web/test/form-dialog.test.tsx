@@ -12,7 +12,7 @@ import {
 } from '@master-admin/contract';
 import { maxLengthOf } from '../src/components/form-context';
 import { renderApp } from './render';
-import { HttpResponse, http, api, server } from './server';
+import { HttpResponse, http, api, server, validationError } from './server';
 
 const created = {
   id: 1,
@@ -97,17 +97,7 @@ describe('the form dialog', () => {
 
   it('names the field as the form labels it in the error toast, which stays until closed', async () => {
     server.use(
-      http.post(api('/category'), () =>
-        HttpResponse.json(
-          {
-            statusCode: 400,
-            error: 'Bad Request',
-            message: 'name: Must not be a reserved word',
-            details: [{ path: 'name', message: 'Must not be a reserved word' }],
-          },
-          { status: 400 },
-        ),
-      ),
+      http.post(api('/category'), () => validationError('name', 'Must not be a reserved word')),
     );
     const { dialog, name } = await openNewCategory();
     await userEvent.type(name, 'Admin{Enter}');
@@ -144,15 +134,7 @@ describe('the form dialog', () => {
         }),
       ),
       http.put(api('/banner/linktype/3'), () =>
-        HttpResponse.json(
-          {
-            statusCode: 400,
-            error: 'Bad Request',
-            message: 'linkType: Not offered in this app',
-            details: [{ path: 'linkType', message: 'Not offered in this app' }],
-          },
-          { status: 400 },
-        ),
+        validationError('linkType', 'Not offered in this app'),
       ),
     );
     renderApp('/banner', { signedInAs: 'a@b.c' });

@@ -36,3 +36,15 @@ export const errorJson = (
     { statusCode, error, message, ...(field ? { details: [{ path: field, message }] } : {}) },
     { status: statusCode },
   );
+
+/** The server's 400 for one field it refuses: "field: message", with the field's own message. */
+export const validationError = (field: string, message: string): Response =>
+  HttpResponse.json(
+    {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: `${field}: ${message}`,
+      details: [{ path: field, message }],
+    },
+    { status: 400 },
+  );
