@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
 import { bulkActions } from '../../components/BulkActions';
@@ -8,6 +8,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
+import { SkeletonBlock } from '../../components/SkeletonBlock';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { POSTER_RATIO, Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
@@ -71,9 +72,10 @@ export default function PostersPage() {
       skeleton: (
         <Stack gap={2} align="flex-start">
           <ThumbnailSkeleton size={THUMB_HEIGHT} ratio={POSTER_RATIO} />
-          <Skeleton w={32}>
-            <Text size="xs">#</Text>
-          </Skeleton>
+          {/* The number's line, at its size. */}
+          <Text size="xs">
+            <SkeletonBlock w={32} />
+          </Text>
         </Stack>
       ),
     },
