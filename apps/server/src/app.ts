@@ -47,6 +47,7 @@ import staffRoutes from './features/staff/routes.ts';
 import menuRoutes from './features/staff/menus.ts';
 import auditRoutes from './features/audit/routes.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
+import { registerVersions } from './http/versions.ts';
 import { logStreamFor } from './log-format.ts';
 
 /** `logStream`: where log lines go instead of stdout (tests read them). */
@@ -206,6 +207,7 @@ export async function buildApp(
   registerAccessCheck(app, ctx.database, ctx.secret);
   refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
+  registerVersions(app);
 
   await app.register(
     async (api) => {
