@@ -322,7 +322,7 @@ describe('bulk calls take versions, all or nothing', () => {
       }>();
     await create(
       '/poster/only-cat/{categoryId}',
-      { categoryId: ids.category },
+      { categoryId: ids.category! },
       { masterAppId: ids.app },
     );
     const rows = (await list()).result.slice(0, 2);
