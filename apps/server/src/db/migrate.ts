@@ -22,6 +22,7 @@ import { topDownloads } from './migrations/0017-top-downloads.ts';
 import { authChangesUnwatched } from './migrations/0018-auth-changes-unwatched.ts';
 import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.ts';
 import { usersSorts } from './migrations/0020-users-sorts.ts';
+import { presence } from './migrations/0022-presence.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0018-auth-changes-unwatched': authChangesUnwatched(d),
     '0019-downloads-gone-in-order': downloadsGoneInOrder(d),
     '0020-users-sorts': usersSorts(),
+    '0022-presence': presence(d),
   };
 }
 
