@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
+import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
 import { images } from './images.ts';
 
 const PRESENCE_TTL_SECONDS = 2;
@@ -17,112 +18,9 @@ await s.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}${API_BASE}`;
 afterAll(() => s.close());
 
-type Block = { id?: string; event?: string; data?: string; comment?: string; retry?: string };
-
-/** An open stream: every block read so far, and ways to wait for more. */
-type Stream = {
-  status: number;
-  headers: Headers;
-  blocks: Block[];
-  /** The change and presence events, parsed. */
-  events(kind?: string): Array<{ id?: string; event: string; data: Record<string, unknown> }>;
-  /** Resolves once a block matching `match` has come (any block read from now or before). */
-  waitFor(match: (b: Block) => boolean, ms?: number): Promise<Block>;
-  ended: Promise<void>;
-  close(): void;
-};
-
-async function openStream(token: string, headers: Record<string, string> = {}): Promise<Stream> {
-  const controller = new AbortController();
-  const res = await fetch(`${base}/events`, {
-    headers: { authorization: `Bearer ${token}`, ...headers },
-    signal: controller.signal,
-  });
-  const blocks: Block[] = [];
-  const waiters = new Set<() => void>();
-  let buffer = '';
-  const ended = (async () => {
-    if (!res.body) return;
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const text = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const block: Block = {};
-          for (const line of text.split('\n')) {
-            if (line.startsWith(':')) block.comment = line.slice(1).trim();
-            const match = /^(id|event|data|retry): ?(.*)$/.exec(line);
-            if (match) block[match[1] as 'id'] = match[2];
-          }
-          blocks.push(block);
-          for (const wake of waiters) wake();
-        }
-      }
-    } catch {
-      // Aborted by the test.
-    } finally {
-      for (const wake of waiters) wake();
-    }
-  })();
-  let done = false;
-  void ended.then(() => (done = true));
-  return {
-    status: res.status,
-    headers: res.headers,
-    blocks,
-    events: (kind) =>
-      blocks
-        .filter((b) => b.event && b.data && (!kind || b.event === kind))
-        .map((b) => ({ id: b.id, event: b.event!, data: JSON.parse(b.data!) })),
-    waitFor: (match, ms = 5_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = blocks.find(match);
-          if (found) {
-            waiters.delete(check);
-            clearTimeout(timer);
-            resolve(found);
-          } else if (done) {
-            waiters.delete(check);
-            clearTimeout(timer);
-            reject(new Error(`the stream ended first: ${JSON.stringify(blocks)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`not within ${ms} ms: ${JSON.stringify(blocks)}`));
-        }, ms);
-        waiters.add(check);
-        check();
-      }),
-    ended,
-    close: () => controller.abort(),
-  };
-}
-
-const change = (area: string, action: string, id: number) => (b: Block) => {
-  if (b.event !== 'change' || !b.data) return false;
-  const data = JSON.parse(b.data) as { area: string; action: string; id: number };
-  return data.area === area && data.action === action && data.id === id;
-};
-const presenceOf = (area: string, id: number, editorIds: number[]) => (b: Block) => {
-  if (b.event !== 'presence' || !b.data) return false;
-  const data = JSON.parse(b.data) as { area: string; id: number; editors: Array<{ id: number }> };
-  return (
-    data.area === area &&
-    data.id === id &&
-    JSON.stringify(data.editors.map((e) => e.id)) === JSON.stringify(editorIds)
-  );
-};
-
 /** A stream that has told where it starts (its `id:` line): what comes after is live. */
 async function ready(token: string, headers?: Record<string, string>) {
-  const stream = await openStream(token, headers);
+  const stream = await openStream(base, token, headers);
   expect(stream.status).toBe(200);
   await stream.waitFor((b) => b.id !== undefined && b.event === undefined);
   return stream;
@@ -172,7 +70,7 @@ describe('GET events', () => {
   it('needs a token, and refuses a malformed Last-Event-ID naming it', async () => {
     const none = await fetch(`${base}/events`);
     expect(none.status).toBe(401);
-    const bad = await openStream(s.adminToken, { 'last-event-id': 'abc' });
+    const bad = await openStream(base, s.adminToken, { 'last-event-id': 'abc' });
     expect(bad.status).toBe(400);
     await bad.ended;
   });
@@ -298,7 +196,7 @@ describe('GET events', () => {
     first.close();
     const missed = [await createCategory('Missed One'), await createCategory('Missed Two')];
 
-    const resumed = track(await openStream(s.adminToken, { 'last-event-id': seenEvent.id! }));
+    const resumed = track(await openStream(base, s.adminToken, { 'last-event-id': seenEvent.id! }));
     expect(resumed.status).toBe(200);
     for (const id of missed) await resumed.waitFor(change('category', 'created', id));
     const replayed = resumed.events('change').map((e) => e.data.id);
@@ -323,10 +221,12 @@ describe('GET events', () => {
       .set({ createdAt: new Date(Date.now() - 10 * 60_000).toISOString() })
       .where('id', '=', entry.id)
       .execute();
-    const stale = track(await openStream(s.adminToken, { 'last-event-id': String(entry.id) }));
+    const stale = track(
+      await openStream(base, s.adminToken, { 'last-event-id': String(entry.id) }),
+    );
     await stale.waitFor((b) => b.event === 'reset');
     expect(stale.blocks.find((b) => b.event === 'reset')?.data).toBe('{}');
-    const unknown = track(await openStream(s.adminToken, { 'last-event-id': '999999999' }));
+    const unknown = track(await openStream(base, s.adminToken, { 'last-event-id': '999999999' }));
     await unknown.waitFor((b) => b.event === 'reset');
     stale.close();
     unknown.close();
