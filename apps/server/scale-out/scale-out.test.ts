@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '@master-admin/contract';
 import { createPgDatabase, startS3 } from '../test/harness.ts';
+import { change, openStream, presenceOf } from '../test/event-stream.ts';
 import { images } from '../test/images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
@@ -342,6 +343,49 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     const part = await fetch(created.body.result.videoUrl, { headers: { range: 'bytes=0-99' } });
     expect(part.status).toBe(206);
     expect((await part.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it('carries a change through one instance to streams on the other, and through nginx unbuffered', async () => {
+    const [first, second] = instances;
+    const viewer = await newStaff();
+    const token = await tokenFor(viewer.id);
+    const direct = await openStream(`${second.url}/api/v1`, token);
+    const proxied = await openStream(`${nginx.url}/api/v1`, token);
+    for (const stream of [direct, proxied]) {
+      expect(stream.status).toBe(200);
+      await stream.waitFor((b) => b.id !== undefined && b.event === undefined);
+    }
+    try {
+      const created = await call(first.url, 'POST', PATHS.faqCreate, {
+        token: adminToken,
+        json: { question: 'Seen on the other instance?', answer: 'At once' },
+      });
+      expect(created.status).toBe(200);
+      const id = created.body.result.id as number;
+      // Quick: nginx passes it on without waiting for more to fill a buffer.
+      await direct.waitFor(change('faqs', 'created', id), 2_000);
+      await proxied.waitFor(change('faqs', 'created', id), 2_000);
+
+      // Presence held through the first instance is seen on the second, and its end too.
+      const editor = await newStaff();
+      const editorToken = await tokenFor(editor.id);
+      const row = { area: 'faqs', id };
+      const held = await call(first.url, 'PUT', PATHS.presence, { token: editorToken, json: row });
+      expect(held.status).toBe(200);
+      await direct.waitFor(presenceOf('faqs', id, [editor.id]), 2_000);
+      const later = await openStream(`${second.url}/api/v1`, token);
+      await later.waitFor(presenceOf('faqs', id, [editor.id]), 2_000);
+      later.close();
+      const gone = await call(first.url, 'DELETE', PATHS.presence, {
+        token: editorToken,
+        json: row,
+      });
+      expect(gone.status).toBe(200);
+      await direct.waitFor(presenceOf('faqs', id, []), 2_000);
+    } finally {
+      direct.close();
+      proxied.close();
+    }
   });
 
   it('loses no request while both instances restart one after the other under load', async () => {

@@ -46,6 +46,9 @@ import userImageRoutes from './features/users/images.ts';
 import staffRoutes from './features/staff/routes.ts';
 import menuRoutes from './features/staff/menus.ts';
 import auditRoutes from './features/audit/routes.ts';
+import eventRoutes from './features/events/routes.ts';
+import { Presence } from './events/presence.ts';
+import { EventStreams } from './events/streams.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
 import { registerVersions } from './http/versions.ts';
 import { logStreamFor } from './log-format.ts';
@@ -204,6 +207,29 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  // The event stream and presence (API.md "Events"): one sweeper and a few timers for all.
+  ctx.events.log = app.log;
+  const presenceTtlMs = config.events.presenceTtlSeconds * 1000;
+  const presence = new Presence(ctx.db, ctx.events, app.log, {
+    ttlMs: presenceTtlMs,
+    // Expiry noticed within a few seconds (sooner with a short TTL).
+    sweepMs: Math.min(2_000, presenceTtlMs / 4),
+  });
+  const eventStreams = new EventStreams({
+    db: ctx.db,
+    bus: ctx.events,
+    presence,
+    log: app.log,
+    options: { heartbeatMs: config.events.heartbeatSeconds * 1000, checkMs: 5_000 },
+    onCount: (open) => metrics.eventStreams.set(open),
+  });
+  app.decorate('presence', presence);
+  app.decorate('eventStreams', eventStreams);
+  eventStreams.start();
+  presence.startSweeping();
+  // Open streams would hold the close up for ever: they end first (clients reconnect elsewhere).
+  app.addHook('preClose', async () => eventStreams.close());
+
   registerAccessCheck(app, ctx.database, ctx.secret);
   refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
@@ -232,6 +258,7 @@ export async function buildApp(
       await api.register(staffRoutes);
       await api.register(menuRoutes);
       await api.register(auditRoutes);
+      await api.register(eventRoutes);
     },
     { prefix: API_BASE },
   );
@@ -243,6 +270,8 @@ export async function buildApp(
 
   app.addHook('onClose', async () => {
     await sweeps.stop();
+    await presence.stop();
+    await ctx.events.close();
     await ctx.redis?.quit().catch(() => undefined);
     await ctx.database.close();
   });

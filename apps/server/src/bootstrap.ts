@@ -8,6 +8,7 @@ import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.
 import { loadSecret } from './auth/tokens.ts';
 import { MediaService } from './media/service.ts';
 import { createStore } from './media/store.ts';
+import { LocalBus, PgBus } from './events/bus.ts';
 
 /** Opens the database, brings its schema up to date and gathers what the routes share. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -34,6 +35,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(database.db, windowMs),
       config.login,
     ),
+    // PostgreSQL: every instance hears every other's changes; SQLite: one process.
+    events: config.database.kind === 'postgres' ? new PgBus(config.database.url) : new LocalBus(),
     media: new MediaService(database.db, await createStore(config.media), {
       maxImagePixels: config.uploads.maxImagePixels,
     }),

@@ -53,6 +53,8 @@ const env = z.object({
   EXPORT_CHUNK_ROWS: positiveInt.max(10_000).default(1000),
   DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
+  EVENTS_HEARTBEAT_SECONDS: positiveInt.max(25).default(20),
+  PRESENCE_TTL_SECONDS: positiveInt.max(3600).default(30),
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')
@@ -89,6 +91,11 @@ export type Config = {
   shutdown: { drainSeconds: number; timeoutSeconds: number };
   /** The bearer token `/metrics` asks for; unset, there is no `/metrics`. */
   metricsToken: string | undefined;
+  /**
+   * The event stream (API.md "Events"): a comment line after `heartbeatSeconds` of silence;
+   * a `PUT presence` holds for `presenceTtlSeconds`.
+   */
+  events: { heartbeatSeconds: number; presenceTtlSeconds: number };
 };
 
 export type MediaConfig =
@@ -187,5 +194,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     exportChunkRows: e.EXPORT_CHUNK_ROWS,
     shutdown: { drainSeconds: e.DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
     metricsToken: e.METRICS_TOKEN,
+    events: {
+      heartbeatSeconds: e.EVENTS_HEARTBEAT_SECONDS,
+      presenceTtlSeconds: e.PRESENCE_TTL_SECONDS,
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { Dialect } from './db/dialect.ts';
 import type { Lists } from './db/lists.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
 import type { MediaService } from './media/service.ts';
+import type { EventBus } from './events/bus.ts';
 
 /** What every route module needs, built once at start and shared. */
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   redis: Redis | undefined;
   throttle: LoginThrottle;
   media: MediaService;
+  /** Carries committed changes and presence to every instance's event streams (events/bus.ts). */
+  events: EventBus;
 }
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@
  * later is covered without touching this file.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import Fastify from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
 import {
   API_BASE,
   BUILT_IN_MENUS,
@@ -15,7 +15,7 @@ import {
 } from '@master-admin/contract';
 import { registerAccessCheck, type DeclaredRoute } from '../src/http/access.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
-import { startServer } from './harness.ts';
+import { injectStreaming, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -101,8 +101,12 @@ const userId = (
 
 /** Calls the route with `1` for every path parameter (an end user's for `:accountId`), no body. */
 function call(route: DeclaredRoute, token?: string) {
-  return s.app.inject({
-    method: route.method as 'GET',
+  // The event stream stays open: its head says whether it was let through.
+  const inject = route.streaming
+    ? (options: InjectOptions) => injectStreaming(s.app, options)
+    : (options: InjectOptions) => s.app.inject(options);
+  return inject({
+    method: route.method,
     url: route.url.replace(/:accountId\b/g, String(userId)).replace(/:[^/]+/g, '1'),
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });

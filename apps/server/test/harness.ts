@@ -300,6 +300,30 @@ export async function startServer(
   };
 }
 
+/**
+ * `app.inject` for a route whose answer may be a stream that stays open (the event stream): it
+ * resolves once the answer's head is written. An event stream is let go unread (the server ends
+ * it when it closes) with an empty body; any other answer is read whole, as `inject` would.
+ */
+export async function injectStreaming(
+  app: FastifyInstance,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
+  const controller = new AbortController();
+  const res = await app.inject({ ...options, payloadAsStream: true, signal: controller.signal });
+  let body = '';
+  if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+    controller.abort();
+  } else {
+    for await (const chunk of res.stream()) body += String(chunk);
+  }
+  return Object.assign(Object.create(res) as LightMyRequestResponse, {
+    body,
+    payload: body,
+    json: () => JSON.parse(body) as unknown,
+  });
+}
+
 /** A multipart body, as a browser's FormData sends it: `fields` and files `{ name, data, type }`. */
 export async function multipart(
   fields: Record<string, string>,

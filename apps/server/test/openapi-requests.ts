@@ -4,8 +4,8 @@
  * content type the document lists (`send`). Shared by the tests that compare the document with
  * what the server does, so that a route added later is covered by all of them.
  */
-import type { LightMyRequestResponse } from 'fastify';
-import type { TestServer } from './harness.ts';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { injectStreaming, type TestServer } from './harness.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
 import { valid, type JsonSchema } from './openapi-values.ts';
@@ -22,6 +22,7 @@ export type Operation = {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   security?: unknown[];
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 };
 export type Request = {
   path: Record<string, string>;
@@ -36,6 +37,14 @@ export async function documentClient(s: TestServer) {
   const doc = (await s.app.inject({ url: '/api/docs/json' })).json<{
     paths: Record<string, Record<string, Operation>>;
   }>();
+  // Operations whose answer is a stream that stays open (the event stream).
+  const streaming = new Set(
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.responses?.['200']?.content?.['text/event-stream'])
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    ),
+  );
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   );
@@ -89,8 +98,11 @@ export async function documentClient(s: TestServer) {
       }
     }
     address += 1;
-    return s.app.inject({
-      method: method as 'GET',
+    const inject = streaming.has(`${method} ${template}`)
+      ? (options: InjectOptions) => injectStreaming(s.app, options)
+      : (options: InjectOptions) => s.app.inject(options);
+    return inject({
+      method,
       url: `${url}${query.size > 0 ? `?${query.toString()}` : ''}`,
       headers,
       payload,

@@ -581,6 +581,31 @@ describe('the drain on SIGTERM', () => {
     expect(server.stderr()).toBe('');
   });
 
+  it('keeps event streams through the drain, then ends them, and exits with 0 at once', async () => {
+    const { server, token } = await signedIn({ DRAIN_SECONDS: '1' });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/events`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const ended = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += value;
+      }
+    })();
+    const stopping = Date.now();
+    server.child.kill('SIGTERM');
+    await within(ended, 5000, 'the end of the event stream');
+    // Served through the drain period (the client reconnects elsewhere once it ends).
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(900);
+    expect(text).toMatch(/^retry: 2000\n\nid: \d+\n\n/);
+    // Not held up until SHUTDOWN_TIMEOUT_SECONDS by the stream.
+    expect(await within(server.exited, 5000, 'the server’s exit')).toBe(0);
+  });
+
   it('cuts a request still under way at SHUTDOWN_TIMEOUT_SECONDS and exits with 1', async () => {
     const { server, token } = await signedIn({ SHUTDOWN_TIMEOUT_SECONDS: '1' });
     // A stuck upload: the client sends part of it and nothing more.

@@ -20,4 +20,5 @@ export * from './videos.ts';
 export * from './users.ts';
 export * from './staff.ts';
 export * from './audit.ts';
+export * from './events.ts';
 export * from './columns.ts';

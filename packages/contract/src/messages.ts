@@ -28,6 +28,7 @@ export const MESSAGES = {
   unsupportedMediaType: 'This content type is not accepted',
   tooManyRequests: 'Too many requests, please slow down',
   internalError: 'Something went wrong on the server',
+  serverStopping: 'The server is restarting; connect again',
   serviceUnavailable: 'The server is shutting down, please retry',
   databaseBusy: 'The server is busy, please retry',
 

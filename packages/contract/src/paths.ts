@@ -135,6 +135,10 @@ export const PATHS = {
   /** One row's audit entries; one path per area, each open to that area's viewers. */
   auditHistory: (area: string, id: number | string) => `/audit/history/${area}/${id}`,
 
+  /** The event stream (server-sent events) and "I am editing this row" (API.md "Events"). */
+  events: '/events',
+  presence: '/presence',
+
   contactList: '/contact-us/all',
   contactSubmit: '/public/contact-us',
 

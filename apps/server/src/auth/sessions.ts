@@ -7,7 +7,14 @@ import { KeptWhileUnchanged, type ChangeWatch } from '../db/changes.ts';
 import type { ReadPool } from '../db/reads.ts';
 
 /** The account behind a request, as the access check and the handlers see it. */
-export type SignedIn = { id: number; role: Role; email: string | null; sessionId: string };
+export type SignedIn = {
+  id: number;
+  role: Role;
+  /** The account's name (null when it has none): who made a change, in the event stream. */
+  name: string | null;
+  email: string | null;
+  sessionId: string;
+};
 
 export async function startSession(
   db: Db,
@@ -42,7 +49,7 @@ export function accessStatement(db: Db) {
     db
       .selectFrom('sessions as s')
       .innerJoin('accounts as a', 'a.id', 's.accountId')
-      .select(['a.id', 'a.role', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
+      .select(['a.id', 'a.role', 'a.name', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
       .select((eb) =>
         eb
           .exists(
@@ -108,6 +115,7 @@ export class SessionLookup {
       | {
           id: number;
           role: Role;
+          name: string | null;
           email: string | null;
           status: string;
           expires_at: string;
@@ -117,7 +125,13 @@ export class SessionLookup {
       | undefined;
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined;
     if (row.status !== 'ACTIVE' || row.role === 'USER') return undefined;
-    const account: SignedIn = { id: row.id, role: row.role, email: row.email, sessionId };
+    const account: SignedIn = {
+      id: row.id,
+      role: row.role,
+      name: row.name,
+      email: row.email,
+      sessionId,
+    };
     const granted = Boolean(row.granted);
     this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);
     const key = grantKey(row.id);

@@ -23,6 +23,7 @@ import { authChangesUnwatched } from './migrations/0018-auth-changes-unwatched.t
 import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.ts';
 import { usersSorts } from './migrations/0020-users-sorts.ts';
 import { versions } from './migrations/0021-versions.ts';
+import { presence } from './migrations/0022-presence.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0019-downloads-gone-in-order': downloadsGoneInOrder(d),
     '0020-users-sorts': usersSorts(),
     '0021-versions': versions(),
+    '0022-presence': presence(d),
   };
 }
 

@@ -370,6 +370,15 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
+/** Who is editing which row, until when (events/presence.ts). */
+export interface PresenceTable {
+  /** A menu name, as the event stream names areas. */
+  area: string;
+  rowId: number;
+  accountId: number;
+  expiresAt: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -400,6 +409,7 @@ export interface Database {
   userImages: UserImageTable;
   wallets: WalletTable;
   auditLog: AuditLogTable;
+  presence: PresenceTable;
 }
 
 export type Account = Selectable<AccountTable>;

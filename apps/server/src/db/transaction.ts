@@ -33,16 +33,54 @@ export async function inTransaction<DB, T>(
   const [log, work] = args.length === 1 ? [consoleLog, args[0]] : args;
   if (db.isTransaction) return work(db);
   for (let attempt = 1; ; attempt++) {
+    // Each attempt's own list: a rolled-back attempt's callbacks are dropped with it.
+    const callbacks: Array<() => void> = [];
+    let result: T;
     try {
-      return await db.transaction().execute(work);
+      result = await db.transaction().execute((trx) => {
+        committing.set(trx, callbacks);
+        return work(trx);
+      });
     } catch (err) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
       const { code, message } = err as { code: string; message: string };
       log.warn({ code, attempt }, `transaction retried after a conflict: ${message}`);
       // Random, so the transactions that collided do not meet again at once; longer each time.
       await sleep(Math.random() * 20 * attempt);
+      continue;
     }
+    for (const callback of callbacks) runCallback(callback, log);
+    return result;
   }
+}
+
+/** The callbacks to run once each open transaction commits, by the transaction `work` got. */
+const committing = new WeakMap<object, Array<() => void>>();
+
+function runCallback(callback: () => void, log: RetryLog) {
+  try {
+    callback();
+  } catch (err) {
+    // The change has committed: its answer must not turn into a failure now.
+    log.warn({ err }, 'a callback after commit failed');
+  }
+}
+
+/**
+ * Runs `callback` once the transaction `trx` commits (the outermost one, when `trx` is a nested
+ * `inTransaction`'s, which is the same object); never when it rolls back. Outside a transaction
+ * (`trx` is the database itself, each statement committing on its own) it runs at once. For what
+ * others may only learn of a committed change (the event stream): said before the commit, a
+ * rolled-back change would have been announced.
+ */
+export function afterCommit<DB>(trx: Kysely<DB>, callback: () => void): void {
+  if (!trx.isTransaction) {
+    callback();
+    return;
+  }
+  const callbacks = committing.get(trx);
+  if (!callbacks) throw new Error('afterCommit: a transaction not opened by inTransaction');
+  callbacks.push(callback);
 }
 
 /**

@@ -29,8 +29,8 @@ export const access = {
   menu: (menu: string, action: PermissionKind): Access => ({ kind: 'menu', menu, action }),
 };
 
-/** A route under the API with the access it declared. */
-export type DeclaredRoute = { method: string; url: string; access: Access };
+/** A route under the API with the access it declared (`streaming`: its answer stays open). */
+export type DeclaredRoute = { method: string; url: string; access: Access; streaming?: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,6 +39,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every API route and its access rule, for the authorization matrix test and the docs. */
     declaredRoutes: DeclaredRoute[];
+    /**
+     * The access check's session and grant lookup, for a route whose need depends on its body
+     * (presence: VIEW on the area it names).
+     */
+    sessionLookup: SessionLookup;
   }
   interface FastifyRequest {
     /** The signed-in account; set on every route that is not public. */
@@ -63,12 +68,15 @@ export function registerAccessCheck(
         `Route ${[route.method].flat().join(',')} ${route.url} does not declare its access`,
       );
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') declared.push({ method, url: route.url, access: rule });
+      if (method === 'HEAD') continue;
+      const streaming = route.config?.streaming ? { streaming: true as const } : {};
+      declared.push({ method, url: route.url, access: rule, ...streaming });
     }
   });
 
   const tokens = new TokenReader(secret);
   const sessions = new SessionLookup(database.db, database.lookups, database.changes);
+  app.decorate('sessionLookup', sessions);
 
   // One signature check per token (remembered), one indexed statement per call.
   app.addHook('onRequest', async (request) => {

@@ -36,6 +36,11 @@ export class Metrics {
     help: 'Sign-ins refused for a wrong identifier or password, or an account not active (401)',
     registers: [this.registry],
   });
+  readonly eventStreams = new Gauge({
+    name: 'event_streams_open',
+    help: 'Event streams (GET /api/v1/events) open on this instance',
+    registers: [this.registry],
+  });
   readonly signInThrottled = new Counter({
     name: 'signin_throttled_total',
     help: 'Sign-ins refused by throttling or the rate limit (429)',
@@ -52,6 +57,10 @@ export class Metrics {
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
+  }
+  interface FastifyContextConfig {
+    /** The answer stays open (the event stream): counted, not timed. */
+    streaming?: true;
   }
 }
 
@@ -86,7 +95,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, database
       status: reply.statusCode,
     };
     requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
+    // A stream lasts minutes or hours: timed with the requests, it would say nothing of them.
+    if (!request.routeOptions.config.streaming) duration.observe(labels, reply.elapsedTime / 1000);
   });
 
   registerPoolGauges(registry, database);

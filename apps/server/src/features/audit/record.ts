@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { errorBody } from '../../http/errors.ts';
+import { announceChanges } from '../../events/announce.ts';
 import { AREA_VERSION_TABLES, checkVersions } from '../../http/versions.ts';
 
 export type AuditRow = Record<string, unknown>;
@@ -99,7 +100,7 @@ export async function record(
   );
   await moveUnmovedVersions(trx, list);
   const at = now();
-  await trx
+  const inserted = await trx
     .insertInto('auditLog')
     .values(
       list.map((e) => ({
@@ -112,7 +113,21 @@ export async function record(
         createdAt: at,
       })),
     )
+    .returning('id')
     .execute();
+  // Both engines number the rows in the order of the values: sorted, the ids pair with `list`.
+  const ids = inserted.map((row) => row.id).sort((a, b) => a - b);
+  await announceChanges(
+    trx,
+    request,
+    list.map((e, i) => ({
+      id: ids[i]!,
+      area: e.area,
+      action: e.action,
+      rowId: e.rowId,
+      version: ((e.after ?? e.before)?.version as number | undefined) ?? null,
+    })),
+  );
 }
 
 /**

@@ -1,0 +1,349 @@
+/**
+ * The event stream and presence (API.md "Events"), read as a browser reads them: a real listening
+ * server and `fetch` with a reader (`inject` does not stream).
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, MESSAGES } from '@master-admin/contract';
+import { multipart, startServer } from './harness.ts';
+import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
+import { images } from './images.ts';
+
+const PRESENCE_TTL_SECONDS = 2;
+const s = await startServer({
+  PRESENCE_TTL_SECONDS: String(PRESENCE_TTL_SECONDS),
+  EVENTS_HEARTBEAT_SECONDS: '1',
+});
+await s.app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}${API_BASE}`;
+afterAll(() => s.close());
+
+/** A stream that has told where it starts (its `id:` line): what comes after is live. */
+async function ready(token: string, headers?: Record<string, string>) {
+  const stream = await openStream(base, token, headers);
+  expect(stream.status).toBe(200);
+  await stream.waitFor((b) => b.id !== undefined && b.event === undefined);
+  return stream;
+}
+
+const api = (method: string, url: string, payload?: unknown, token = s.adminToken) =>
+  s.api({ method, url, token, payload: payload as string });
+
+async function createCategory(name: string, token = s.adminToken) {
+  const res = await api('POST', '/category', { name }, token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().result.id as number;
+}
+
+async function createFaq(question: string) {
+  const res = await api('POST', '/faqs', { question, answer: 'An answer' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().result.id as number;
+}
+
+const streams: Stream[] = [];
+const track = (stream: Stream) => (streams.push(stream), stream);
+afterAll(() => streams.forEach((st) => st.close()));
+
+describe('GET events', () => {
+  it('answers a stream that starts with where it resumes from, and nothing from the past', async () => {
+    await createCategory('Before The Stream');
+    // Heard by this instance (on PostgreSQL through LISTEN) before the stream opens: a change
+    // committed just before may still come, which is harmless.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stream = track(await ready(s.adminToken));
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers.get('cache-control')).toBe('no-cache');
+    expect(stream.headers.get('x-accel-buffering')).toBe('no');
+    expect(stream.headers.get('x-request-id')).toBeTruthy();
+    expect(stream.headers.get('content-encoding')).toBeNull();
+    const newest = await s.ctx.db
+      .selectFrom('auditLog')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
+    expect(stream.blocks[0]).toEqual({ retry: '2000' });
+    expect(stream.blocks[1]).toEqual({ id: String(newest.id) });
+    expect(stream.events()).toEqual([]);
+    stream.close();
+  });
+
+  it('needs a token, and refuses a malformed Last-Event-ID naming it', async () => {
+    const none = await fetch(`${base}/events`);
+    expect(none.status).toBe(401);
+    const bad = await openStream(base, s.adminToken, { 'last-event-id': 'abc' });
+    expect(bad.status).toBe(400);
+    await bad.ended;
+  });
+
+  it('sends a comment line when nothing else happens', async () => {
+    const stream = track(await ready(s.adminToken));
+    await stream.waitFor((b) => b.comment === 'ping', 4_000);
+    stream.close();
+  });
+
+  it('tells of a create, a rename and a delete, with who did it', async () => {
+    const stream = track(await ready(s.adminToken));
+    const id = await createCategory('Live Category');
+    expect((await api('PATCH', `/category/${id}`, { name: 'Live Renamed' })).statusCode).toBe(200);
+    expect((await api('DELETE', `/category/remove/${id}`)).statusCode).toBe(200);
+    await stream.waitFor(change('category', 'deleted', id));
+    const events = stream.events('change').filter((e) => e.data.id === id);
+    expect(events.map((e) => e.data.action)).toEqual(['created', 'changed', 'deleted']);
+    const by = { id: s.adminId, name: 'admin@test.local' };
+    for (const e of events) {
+      expect(e.data).toMatchObject({ area: 'category', id, by });
+      expect(e.data).toHaveProperty('version');
+    }
+    // Event ids are the audit entries', rising.
+    const ids = events.map((e) => Number(e.id));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const logged = await s.ctx.db
+      .selectFrom('auditLog')
+      .select('id')
+      .where('area', '=', 'categories')
+      .where('rowId', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(logged.map((r) => r.id)).toEqual(ids);
+    stream.close();
+  });
+
+  it('tells of every row of a bulk call', async () => {
+    const apps = [];
+    for (const name of ['Events App 1', 'Events App 2']) {
+      const res = await api('POST', '/master-app', { name });
+      apps.push(res.json().result.id as number);
+    }
+    const categoryId = await createCategory('Bulk Posters');
+    const form = await multipart(
+      { position: 'LEFT', topDefNum: '1', selfDefNum: '2', bottomDefNum: '3' },
+      { file: { name: 'p.png', data: await images.png(31, 33), type: 'image/png' } },
+    );
+    const created = await s.api({
+      method: 'POST',
+      url: `/poster/${categoryId}`,
+      token: s.adminToken,
+      ...form,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const posterIds = created.json().result.ids as number[];
+    expect(posterIds.length).toBeGreaterThanOrEqual(2);
+    const stream = track(await ready(s.adminToken));
+    const res = await api('PUT', '/poster/bulk-status', { ids: posterIds, status: 'DEACTIVE' });
+    expect(res.statusCode, res.body).toBe(200);
+    for (const id of posterIds) await stream.waitFor(change('poster', 'changed', id));
+    stream.close();
+  });
+
+  it('reaches only accounts that may view the area', async () => {
+    const faqsOnly = await s.staff({ faqs: ['VIEW'] });
+    const stream = track(await ready(faqsOnly.token));
+    const categoryId = await createCategory('Unseen By Faq Staff');
+    const faqId = await createFaq('Seen by faq staff?');
+    await stream.waitFor(change('faqs', 'created', faqId));
+    // The category was created first: had it been sent, it would have come before.
+    expect(stream.events('change').map((e) => e.data.area)).toEqual(['faqs']);
+    expect(categoryId).toBeGreaterThan(0);
+
+    // Only SUPER_ADMIN sees the staff area, whatever the grants.
+    const staffViewer = await s.staff({ staff: ['VIEW'], faqs: ['VIEW'] });
+    const staffStream = track(await ready(staffViewer.token));
+    const admin = track(await ready(s.adminToken));
+    const other = await s.staff();
+    await api('PUT', `/account/staff/status/${other.id}`, { status: 'DEACTIVE' });
+    await admin.waitFor(change('staff', 'changed', other.id));
+    const laterFaq = await createFaq('After the staff change');
+    await staffStream.waitFor(change('faqs', 'created', laterFaq));
+    expect(staffStream.events('change').map((e) => e.data.area)).toEqual(['faqs']);
+    for (const st of [stream, staffStream, admin]) st.close();
+  });
+
+  it('applies a grant given while the stream is open', async () => {
+    const member = await s.staff({ faqs: ['VIEW'] });
+    const stream = track(await ready(member.token));
+    const grant = await api('PUT', `/user-permissions/bulk/${member.id}`, {
+      items: await permissionItems(member.id, { faqs: ['VIEW'], category: ['VIEW'] }),
+    });
+    expect(grant.statusCode, grant.body).toBe(200);
+    const id = await createCategory('Seen After The Grant');
+    await stream.waitFor(change('category', 'created', id));
+    stream.close();
+  });
+
+  it('sends nothing for a change that was rolled back', async () => {
+    await createCategory('Taken Name');
+    const stream = track(await ready(s.adminToken));
+    const taken = await api('POST', '/category', { name: 'Taken Name' });
+    expect(taken.statusCode).toBe(409);
+    const faqId = await createFaq('After the refused category');
+    await stream.waitFor(change('faqs', 'created', faqId));
+    expect(stream.events('change').map((e) => e.data.area)).toEqual(['faqs']);
+    stream.close();
+  });
+
+  it('resumes after Last-Event-ID with what was missed, and nothing older', async () => {
+    const older = await createCategory('Older Than The Slack');
+    // Entries older than the replay's slack before the last id seen are not sent again.
+    await s.ctx.db
+      .updateTable('auditLog')
+      .set({ createdAt: new Date(Date.now() - 30_000).toISOString() })
+      .where('area', '=', 'categories')
+      .where('rowId', '=', older)
+      .execute();
+    const first = track(await ready(s.adminToken));
+    const seen = await createCategory('Seen Before The Drop');
+    const seenEvent = await first.waitFor(change('category', 'created', seen));
+    first.close();
+    const missed = [await createCategory('Missed One'), await createCategory('Missed Two')];
+
+    const resumed = track(await openStream(base, s.adminToken, { 'last-event-id': seenEvent.id! }));
+    expect(resumed.status).toBe(200);
+    for (const id of missed) await resumed.waitFor(change('category', 'created', id));
+    const replayed = resumed.events('change').map((e) => e.data.id);
+    expect(replayed).not.toContain(seen);
+    expect(replayed).not.toContain(older);
+    // Live events follow the replay.
+    const live = await createCategory('Live After Resume');
+    await resumed.waitFor(change('category', 'created', live));
+    resumed.close();
+  });
+
+  it('answers event: reset when the last id is older than the window or unknown', async () => {
+    const id = await createCategory('Long Ago');
+    const entry = await s.ctx.db
+      .selectFrom('auditLog')
+      .select('id')
+      .where('area', '=', 'categories')
+      .where('rowId', '=', id)
+      .executeTakeFirstOrThrow();
+    await s.ctx.db
+      .updateTable('auditLog')
+      .set({ createdAt: new Date(Date.now() - 10 * 60_000).toISOString() })
+      .where('id', '=', entry.id)
+      .execute();
+    const stale = track(
+      await openStream(base, s.adminToken, { 'last-event-id': String(entry.id) }),
+    );
+    await stale.waitFor((b) => b.event === 'reset');
+    expect(stale.blocks.find((b) => b.event === 'reset')?.data).toBe('{}');
+    const unknown = track(await openStream(base, s.adminToken, { 'last-event-id': '999999999' }));
+    await unknown.waitFor((b) => b.event === 'reset');
+    stale.close();
+    unknown.close();
+  });
+
+  it('ends the stream of a session that is signed out, and of an account deactivated', async () => {
+    const member = await s.staff({ faqs: ['VIEW'] });
+    const stream = track(await ready(member.token));
+    const out = await api('POST', '/auth/admin/logout', undefined, member.token);
+    expect(out.statusCode).toBe(200);
+    await stream.ended;
+
+    const other = await s.staff({ faqs: ['VIEW'] });
+    const second = track(await ready(other.token));
+    const res = await api('PUT', `/account/staff/status/${other.id}`, { status: 'DEACTIVE' });
+    expect(res.statusCode, res.body).toBe(200);
+    await second.ended;
+    const again = await fetch(`${base}/events`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(again.status).toBe(401);
+  });
+});
+
+/** The `items` of a permissions bulk call giving `account` exactly `grants`. */
+async function permissionItems(accountId: number, grants: Record<string, string[]>) {
+  const rows = await s.ctx.db
+    .selectFrom('userPermissions as up')
+    .innerJoin('menus as m', 'm.id', 'up.menuId')
+    .innerJoin('permissions as p', 'p.id', 'up.permissionId')
+    .select(['up.id', 'm.name as menu', 'p.name as kind'])
+    .where('up.accountId', '=', accountId)
+    .execute();
+  return rows.map((r) => ({ id: r.id, status: grants[r.menu]?.includes(r.kind) ?? false }));
+}
+
+describe('presence', () => {
+  let categoryId: number;
+  beforeAll(async () => {
+    categoryId = await createCategory('Edited By Two');
+  });
+
+  const put = (payload: unknown, token: string) => api('PUT', '/presence', payload, token);
+  const del = (payload: unknown, token: string) => api('DELETE', '/presence', payload, token);
+
+  it('is seen by others who may view the area, ends on DELETE, and expires', async () => {
+    const editor = await s.staff({ category: ['VIEW', 'UPDATE'] });
+    const viewer = await s.staff({ category: ['VIEW'] });
+    const outsider = await s.staff({ faqs: ['VIEW'] });
+    const watching = track(await ready(viewer.token));
+    const outside = track(await ready(outsider.token));
+
+    const held = await put({ area: 'category', id: categoryId }, editor.token);
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json()).toEqual({ editors: [{ id: editor.id, name: editor.email }] });
+    await watching.waitFor(presenceOf('category', categoryId, [editor.id]));
+
+    // A stream opened later is told at once.
+    const later = track(await ready(viewer.token));
+    await later.waitFor(presenceOf('category', categoryId, [editor.id]));
+
+    // A renewal changes no one's view: no second event.
+    expect((await put({ area: 'category', id: categoryId }, editor.token)).statusCode).toBe(200);
+    const both = await put({ area: 'category', id: categoryId }, viewer.token);
+    expect(both.json().editors.map((e: { id: number }) => e.id)).toEqual([editor.id, viewer.id]);
+    await watching.waitFor(presenceOf('category', categoryId, [editor.id, viewer.id]));
+    expect(watching.events('presence').filter((e) => e.data.id === categoryId).length).toBe(2);
+
+    const left = await del({ area: 'category', id: categoryId }, viewer.token);
+    expect(left.statusCode, left.body).toBe(200);
+    expect(left.json()).toEqual({ editors: [{ id: editor.id, name: editor.email }] });
+    await watching.waitFor(presenceOf('category', categoryId, [editor.id]));
+
+    // Not renewed: gone by itself, and said so.
+    await watching.waitFor(
+      presenceOf('category', categoryId, []),
+      PRESENCE_TTL_SECONDS * 1000 + 4_000,
+    );
+    expect(outside.events('presence')).toEqual([]);
+    for (const st of [watching, outside, later]) st.close();
+  });
+
+  it('needs VIEW on the area it names (staff: SUPER_ADMIN only)', async () => {
+    const member = await s.staff({ faqs: ['VIEW'], staff: ['VIEW'] });
+    const refused = await put({ area: 'category', id: categoryId }, member.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(MESSAGES.accessDenied);
+    expect((await put({ area: 'staff', id: 1 }, member.token)).statusCode).toBe(403);
+    expect((await del({ area: 'category', id: categoryId }, member.token)).statusCode).toBe(403);
+    expect((await put({ area: 'faqs', id: 5 }, member.token)).statusCode).toBe(200);
+    expect((await put({ area: 'staff', id: 1 }, s.adminToken)).statusCode).toBe(200);
+    expect((await del({ area: 'staff', id: 1 }, s.adminToken)).json()).toEqual({ editors: [] });
+  });
+
+  it('refuses a bad body, naming the field', async () => {
+    const paths = (res: { json(): unknown }) =>
+      ((res.json() as { details?: Array<{ path: string }> }).details ?? []).map((d) => d.path);
+    for (const [body, field] of [
+      [{ area: 'nowhere', id: 1 }, 'area'],
+      [{ area: 'auth', id: 1 }, 'area'],
+      [{ area: 'category', id: 0 }, 'id'],
+      [{ area: 'category', id: 'x' }, 'id'],
+      [{ area: 'category' }, 'id'],
+      [{ id: 1 }, 'area'],
+      [{ area: 'category', id: 1, extra: true }, 'extra'],
+    ] as const) {
+      for (const method of ['PUT', 'DELETE']) {
+        const res = await api(method, '/presence', body);
+        expect(res.statusCode, `${method} ${JSON.stringify(body)}`).toBe(400);
+        expect(paths(res), `${method} ${JSON.stringify(body)}`).toContain(field);
+      }
+    }
+    const unsigned = await s.api({
+      method: 'PUT',
+      url: '/presence',
+      payload: { area: 'faqs', id: 1 },
+    });
+    expect(unsigned.statusCode).toBe(401);
+  });
+});
