@@ -20,9 +20,27 @@ export const staffGrants = (grants: MyPermissions['grants']) =>
     HttpResponse.json({ role: 'STAFF', grants } satisfies MyPermissions),
   );
 
-// Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))).
+/**
+ * An event stream (`GET events`) that writes `chunks` (server-sent event text), then stays open
+ * until the client lets go, as the server's does.
+ */
+export const eventStream = (chunks: readonly string[] = []): Response => {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+    },
+  });
+  return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
+};
+
+// Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))). The
+// signed-in shell opens the event stream: by default one that tells nothing; nobody else edits.
 export const server = setupServer(
   http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
+  http.get(api('/events'), () => eventStream(['retry: 2000\nid: 0\n\n'])),
+  http.put(api('/presence'), () => HttpResponse.json({ editors: [] })),
+  http.delete(api('/presence'), () => HttpResponse.json({ editors: [] })),
 );
 
 /** The server's error answer; `field` names the field it refuses, as a 400 or a 409 on a name does. */

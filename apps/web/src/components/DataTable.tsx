@@ -20,6 +20,7 @@ import { errorText, type Values } from '../lib/api';
 import { MATCHING_MAX, type ListSource, type Selection } from '../lib/bulk';
 import { formatNumber } from '../lib/format';
 import { PAGE_SIZES, type ListParams } from '../lib/list';
+import type { LiveRows } from '../lib/live-list';
 import { usePhone } from '../lib/phone';
 import {
   ACTIONS_SKELETON,
@@ -29,6 +30,7 @@ import {
 } from './DataTableCards';
 import { DensityControl, PhoneSort, SortableHeader } from './DataTableControls';
 import { ExportButton } from './ExportButton';
+import { NewRowsBar, RowLiveBadges, rowLive } from './LiveRows';
 
 export type Column<Row> = {
   key: string;
@@ -79,6 +81,8 @@ export type Params = Pick<
   download?: { path: string; query: Values } | undefined;
   /** The list call with its current query (useList gives it): offers "Select all N matching". */
   matching?: ListSource | undefined;
+  /** What others do in the list's area (useList gives it for a list with an `area`). */
+  live?: LiveRows | undefined;
 };
 
 /** `1–20 of 1,234`: the rows shown and how many match. */
@@ -209,6 +213,13 @@ export function DataTable<Row>(props: {
     });
 
   const rowLabel = (row: Row) => props.rowName?.(row) ?? `#${props.rowKey(row)}`;
+  const live = params.live;
+  // A deleted row keeps its place, marked, until the next fetch; it offers no actions.
+  const actions = props.actions;
+  const rowActions = actions
+    ? (row: Row) =>
+        rowLive(live, props.rowKey(row))?.deletedBy === undefined ? actions(row) : null
+    : undefined;
   // Until the first rows come, a page of loading rows holds their place (and the footer's):
   // the table keeps its frame from the first paint.
   const loading = rows.length === 0 && (query.isPending || catchingUp);
@@ -226,7 +237,8 @@ export function DataTable<Row>(props: {
         rows={rows}
         rowKey={props.rowKey}
         loading={loadingSlots.length}
-        actions={props.actions}
+        actions={rowActions}
+        live={(row) => rowLive(live, props.rowKey(row))}
         selection={
           selectable
             ? (row) => ({
@@ -272,10 +284,14 @@ export function DataTable<Row>(props: {
           <Table.Tbody>
             {rows.map((row) => {
               const key = props.rowKey(row);
+              const state = rowLive(live, key);
+              const deleted = state?.deletedBy !== undefined;
               return (
                 <Table.Tr
                   key={key}
                   bg={isSelected(key) ? 'var(--mantine-primary-color-light)' : undefined}
+                  data-deleted={deleted || undefined}
+                  style={deleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}
                 >
                   {selectable && (
                     <Table.Td>
@@ -286,12 +302,13 @@ export function DataTable<Row>(props: {
                       />
                     </Table.Td>
                   )}
-                  {columns.map((c) => (
+                  {columns.map((c, i) => (
                     <Table.Td key={c.key} ta={c.align}>
                       {c.render(row)}
+                      {i === 0 && <RowLiveBadges state={state} />}
                     </Table.Td>
                   ))}
-                  {props.actions && <Table.Td ta="right">{props.actions(row)}</Table.Td>}
+                  {rowActions && <Table.Td ta="right">{rowActions(row)}</Table.Td>}
                 </Table.Tr>
               );
             })}
@@ -363,9 +380,11 @@ export function DataTable<Row>(props: {
           {params.sorts.length > 0 && <PhoneSort columns={columns} params={params} />}
         </Group>
       )}
+      <NewRowsBar live={live} />
       <Box pos="relative">
+        {/* A quiet fetch (a change made elsewhere) updates the rows in place, with no overlay. */}
         <LoadingOverlay
-          visible={query.isFetching || catchingUp}
+          visible={(query.isFetching || catchingUp) && !live?.quiet}
           zIndex={2}
           overlayProps={{ blur: 1 }}
         />

@@ -3,6 +3,7 @@ import { Checkbox } from '@mantine/core';
 import type { Column } from './DataTable';
 import classes from './DataTableCards.module.css';
 import { SkeletonBlock } from './SkeletonBlock';
+import { RowLiveBadges, type rowLive } from './LiveRows';
 
 /** A loading cell: one line of text's height. */
 export const LINE_SKELETON = <SkeletonBlock w="70%" />;
@@ -27,6 +28,8 @@ export function DataTableCards<Row>(props: {
   actions: ((row: Row) => ReactNode) | undefined;
   /** The row's checkbox, when rows can be selected. */
   selection: ((row: Row) => CardSelection) | undefined;
+  /** What others do to the row (deleted it, edit it), in a live list. */
+  live?: (row: Row) => ReturnType<typeof rowLive>;
 }) {
   const { columns } = props;
   const title = columns.find((c) => c.card === 'title');
@@ -55,10 +58,13 @@ export function DataTableCards<Row>(props: {
       {skeletons}
       {props.rows.map((row) => {
         const selection = props.selection?.(row);
+        const state = props.live?.(row);
         return (
           <Card
             key={props.rowKey(row)}
             selected={selection?.checked}
+            deleted={state?.deletedBy !== undefined}
+            badges={state && <RowLiveBadges state={state} />}
             check={
               selection && (
                 <Checkbox
@@ -82,6 +88,8 @@ export function DataTableCards<Row>(props: {
 function Card(props: {
   loading?: boolean;
   selected?: boolean | undefined;
+  deleted?: boolean;
+  badges?: ReactNode;
   check: ReactNode;
   title: ReactNode;
   actions: ReactNode;
@@ -94,6 +102,7 @@ function Card(props: {
       aria-hidden={props.loading || undefined}
       data-testid={props.loading ? 'loading-row' : undefined}
       data-selected={props.selected || undefined}
+      data-deleted={props.deleted || undefined}
     >
       <div className={classes.head}>
         <div className={classes.titleGroup}>
@@ -102,6 +111,7 @@ function Card(props: {
         </div>
         {props.actions}
       </div>
+      {props.badges}
       <dl className={classes.fields}>
         {props.fields.map((f) => (
           <div key={f.key} className={classes.field}>

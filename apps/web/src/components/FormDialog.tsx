@@ -24,6 +24,7 @@ import { toastError } from '../lib/toast';
 import { usePhone } from '../lib/phone';
 import { FormDialogContext, type FormDialogContextValue } from './form-context';
 import { DiscardDialog, LeaveGuard } from './LeaveGuard';
+import { LiveFormNotice, type PresenceTarget } from './LiveFormNotice';
 
 /**
  * The one dialog with a form. Its fields are validated with the contract's schema before sending.
@@ -47,6 +48,11 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   size?: ModalProps['size'];
   /** A form taller than a screen: opens as a side panel. */
   long?: boolean;
+  /**
+   * The row being edited (not for a new one): others see that it is edited, and the dialog shows
+   * who else edits it and when it changed meanwhile (LiveFormNotice).
+   */
+  presence?: PresenceTarget | undefined;
   children: (form: UseFormReturn<z.input<S>, unknown, z.output<S>>) => ReactNode;
 }) {
   const form = useForm<z.input<S>, unknown, z.output<S>>({
@@ -131,6 +137,7 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
   const onBlocked = useCallback((blocker: Blocker) => setAsking(blocker), []);
   const content = (
     <form onSubmit={submit} noValidate>
+      {opened && props.presence && <LiveFormNotice target={props.presence} />}
       <Stack>
         {/* Field components shared by several dialogs read the form with useFormContext. */}
         <FormDialogContext value={context}>

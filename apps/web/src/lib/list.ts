@@ -7,8 +7,9 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { PATHS, type ListResponse } from '@master-admin/contract';
+import { PATHS, type EventArea, type ListResponse } from '@master-admin/contract';
 import { api, type Values } from './api';
+import { useLiveList } from './live-list';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** Rows per page unless the URL says otherwise: a screenful on a laptop. */
@@ -114,6 +115,11 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
   prefix?: string;
   /** Values every request carries, whatever the URL says (a kind of image, a side …). */
   fixed?: Record<string, string | number>;
+  /**
+   * The area's menu name: the list follows the changes others make there (lib/live-list.ts),
+   * and shows who edits which row.
+   */
+  area?: EventArea;
 }) {
   type Row = z.output<S>['result'][number];
   const params = useListParams<F>(options.filters ?? [], options.sorts, options.prefix);
@@ -125,16 +131,28 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
     ...params.filters,
     ...options.fixed,
   };
+  const queryKey = [...options.queryKey, 'list', query];
   const result = useQuery({
-    queryKey: [...options.queryKey, 'list', query],
+    queryKey,
     queryFn: () => api.get(options.path, options.schema, query),
     placeholderData: keepPreviousData,
   });
   // The list's CSV export: the same filters, keyword and sort, every row (no paging).
   const { limit: _limit, offset: _offset, ...exported } = query;
+  const live = useLiveList({
+    area: options.area,
+    queryKey: options.queryKey,
+    listKey: JSON.stringify(exported),
+    pageKey: JSON.stringify(query),
+    fullKey: queryKey,
+    page: params.page,
+    setPage: params.setPage,
+    result,
+  });
   return {
     params: {
       ...params,
+      live,
       download: { path: PATHS.listExport(options.path), query: exported as Values },
       // The same rows, for a bulk action on every row that matches (lib/bulk.ts).
       matching: { path: options.path, query: exported as Values },

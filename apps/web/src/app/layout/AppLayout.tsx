@@ -41,6 +41,7 @@ import {
 import { messageResponse, PATHS } from '@master-admin/contract';
 import { endSessionRequests, formBody, request, setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
+import { events, useEventStream } from '../../lib/events';
 import { Loading } from '../../components/Loading';
 import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
 import { permissionKeys, seedGrants, useMayOpen } from '../../lib/permissions';
@@ -157,6 +158,7 @@ function useMoreBelow(ref: RefObject<HTMLDivElement | null>) {
  */
 async function signOut(client: QueryClient, navigate: NavigateFunction) {
   const ending = endSessionRequests();
+  events.stop();
   try {
     await request(messageResponse, {
       method: 'POST',
@@ -197,6 +199,8 @@ function Shell() {
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
+  // The tab's one event stream: lists follow others' changes, dialogs show who else edits.
+  useEventStream();
   const menuRef = useRef<HTMLDivElement>(null);
   const moreBelow = useMoreBelow(menuRef);
 

@@ -231,6 +231,7 @@ export default function BannersPage() {
       <FormDialog
         opened={dialog?.kind === 'link'}
         onClose={close}
+        presence={selected ? { area: 'banner', id: selected.id } : undefined}
         title="Edit link"
         schema={bannerLinkBody}
         defaultValues={{ link: selected?.link ?? '', linkType: selected?.linkType ?? 'DEFAULT' }}
@@ -243,6 +244,7 @@ export default function BannersPage() {
       <FormDialog
         opened={dialog?.kind === 'image'}
         onClose={close}
+        presence={selected ? { area: 'banner', id: selected.id } : undefined}
         title="Change image"
         schema={imageForm}
         defaultValues={{}}

@@ -18,6 +18,7 @@ export const BANNER_FILTERS = ['status', 'linkType', 'masterAppId'] as const;
 
 export function useBannerList() {
   return useList({
+    area: 'banner',
     queryKey: bannerKeys.all,
     path: PATHS.bannerList,
     schema: bannerList,

@@ -109,6 +109,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
       <FormDialog
         opened={dialog?.kind === 'edit'}
         onClose={close}
+        presence={blog ? { area: 'blogs', id: blog.id, label: blog.title } : undefined}
         title="Edit blog"
         long
         schema={blogEditForm}
@@ -137,6 +138,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
       <FormDialog
         opened={dialog?.kind === 'image'}
         onClose={close}
+        presence={blog ? { area: 'blogs', id: blog.id, label: blog.title } : undefined}
         title={blog?.image ? 'Change image' : 'Add image'}
         schema={imageForm}
         defaultValues={{}}

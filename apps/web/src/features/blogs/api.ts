@@ -22,6 +22,7 @@ export const BLOG_FILTERS = ['status'] as const;
 
 export function useBlogList() {
   return useList({
+    area: 'blogs',
     queryKey: blogKeys.all,
     path: PATHS.blogList,
     schema: blogList,

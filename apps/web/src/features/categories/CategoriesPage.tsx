@@ -149,6 +149,9 @@ export default function CategoriesPage() {
       <FormDialog
         opened={dialog?.kind === 'create' || dialog?.kind === 'rename'}
         onClose={close}
+        presence={
+          renaming ? { area: 'category', id: renaming.id, label: renaming.name } : undefined
+        }
         title={renaming ? `Rename ${renaming.name}` : 'New category'}
         schema={categoryBody}
         defaultValues={{ name: renaming?.name ?? '' }}

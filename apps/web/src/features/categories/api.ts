@@ -16,6 +16,7 @@ export const CATEGORY_FILTERS = ['status'] as const;
 
 export function useCategoryList() {
   return useList({
+    area: 'category',
     queryKey: categoryKeys.all,
     path: PATHS.categoryList,
     schema: categoryList,

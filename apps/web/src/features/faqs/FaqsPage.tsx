@@ -125,6 +125,7 @@ export default function FaqsPage() {
       <FormDialog
         opened={dialog !== null}
         onClose={() => setDialog(null)}
+        presence={editing ? { area: 'faqs', id: editing.id } : undefined}
         title={editing ? 'Edit FAQ' : 'New FAQ'}
         schema={faqCreateBody}
         defaultValues={{ question: editing?.question ?? '', answer: editing?.answer ?? '' }}

@@ -14,6 +14,7 @@ export const faqKeys = { all: ['faqs'] as const };
 
 export function useFaqList() {
   return useList({
+    area: 'faqs',
     queryKey: faqKeys.all,
     path: PATHS.faqList,
     schema: faqList,

@@ -92,6 +92,9 @@ export default function MasterAppsPage() {
       <FormDialog
         opened={dialog !== null}
         onClose={() => setDialog(null)}
+        presence={
+          renaming ? { area: 'masterApp', id: renaming.id, label: renaming.name } : undefined
+        }
         title={renaming ? `Rename ${renaming.name}` : 'New master app'}
         schema={masterAppBody}
         defaultValues={{ name: renaming?.name ?? '' }}

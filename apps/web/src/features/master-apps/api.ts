@@ -14,6 +14,7 @@ export const masterAppKeys = { all: ['master-apps'] as const };
 
 export function useMasterAppList() {
   return useList({
+    area: 'masterApp',
     queryKey: masterAppKeys.all,
     path: PATHS.masterAppList,
     schema: masterAppList,

@@ -14,6 +14,7 @@ export const NOTIFICATION_FILTERS = ['masterAppId'] as const;
 
 export function useNotificationList() {
   return useList({
+    area: 'notification',
     queryKey: notificationKeys.all,
     path: PATHS.notificationList,
     schema: notificationList,

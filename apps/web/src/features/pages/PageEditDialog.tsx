@@ -16,6 +16,7 @@ export function PageEditDialog(props: {
     <FormDialog
       opened={props.opened}
       onClose={props.onClose}
+      presence={page ? { area: 'pages', id: page.id, label: page.title } : undefined}
       title={page ? `Edit ${page.title}` : 'Edit page'}
       long
       schema={pageEditForm}

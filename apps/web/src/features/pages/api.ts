@@ -14,6 +14,7 @@ export const PAGE_FILTERS = ['masterAppId'] as const;
 
 export function usePageList() {
   return useList({
+    area: 'pages',
     queryKey: pageKeys.all,
     path: PATHS.pageList,
     schema: pageList,

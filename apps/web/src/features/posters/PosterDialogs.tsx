@@ -316,6 +316,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
       <FormDialog
         opened={dialog?.kind === 'defNums'}
         onClose={close}
+        presence={poster ? { area: 'poster', id: poster.id, label: name } : undefined}
         title={`Default numbers of ${name}`}
         schema={defNumsBody}
         defaultValues={{
@@ -332,6 +333,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
       <FormDialog
         opened={dialog?.kind === 'date'}
         onClose={close}
+        presence={poster ? { area: 'poster', id: poster.id, label: name } : undefined}
         title={`Date of ${name}`}
         schema={dateBody}
         defaultValues={{ date: poster?.date ?? '' }}
@@ -344,6 +346,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
       <FormDialog
         opened={dialog?.kind === 'position'}
         onClose={close}
+        presence={poster ? { area: 'poster', id: poster.id, label: name } : undefined}
         title={`Position of ${name}`}
         schema={positionBody}
         defaultValues={{ position: poster?.position ?? 'LEFT' }}
@@ -358,6 +361,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
       <FormDialog
         opened={dialog?.kind === 'image'}
         onClose={close}
+        presence={poster ? { area: 'poster', id: poster.id, label: name } : undefined}
         title={`Replace the image of ${name}`}
         schema={imageForm}
         defaultValues={{}}
@@ -385,6 +389,7 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
       <FormDialog
         opened={dialog?.kind === 'thumb'}
         onClose={close}
+        presence={poster ? { area: 'poster', id: poster.id, label: name } : undefined}
         title={`Thumbnail of ${name}`}
         schema={thumbForm}
         defaultValues={{}}

@@ -18,6 +18,7 @@ export const POSTER_FILTERS = ['status', 'categoryId', 'specialDayId', 'masterAp
 
 export function usePosterList() {
   return useList({
+    area: 'poster',
     queryKey: posterKeys.all,
     path: PATHS.posterList,
     schema: posterList,

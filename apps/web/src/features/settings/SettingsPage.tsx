@@ -185,6 +185,11 @@ export default function SettingsPage() {
       <FormDialog
         opened={dialog?.kind === 'edit'}
         onClose={close}
+        presence={
+          selected
+            ? { area: 'settings', id: selected.id, label: selected.masterApp.name }
+            : undefined
+        }
         title={`Edit settings of ${selected?.masterApp.name ?? ''}`}
         schema={settingsCreateBody}
         defaultValues={{
@@ -202,6 +207,11 @@ export default function SettingsPage() {
       <FormDialog
         opened={dialog?.kind === 'logo'}
         onClose={close}
+        presence={
+          selected
+            ? { area: 'settings', id: selected.id, label: selected.masterApp.name }
+            : undefined
+        }
         title={`Change logo of ${selected?.masterApp.name ?? ''}`}
         schema={logoForm}
         defaultValues={{}}

@@ -18,6 +18,7 @@ type Progress = { onProgress?: (percent: number) => void };
 
 export function useSettingsList() {
   return useList({
+    area: 'settings',
     queryKey: settingsKeys.all,
     path: PATHS.settingsList,
     schema: settingsList,

@@ -150,6 +150,7 @@ export default function SpecialDaysPage() {
       <FormDialog
         opened={dialog?.kind === 'create' || dialog?.kind === 'edit' || moving}
         onClose={close}
+        presence={editing ? { area: 'specialDay', id: editing.id, label: editing.name } : undefined}
         title={editing ? `${moving ? 'Move' : 'Edit'} ${editing.name}` : 'New special day'}
         schema={dayForm}
         defaultValues={dayDefaults}

@@ -17,6 +17,7 @@ type SpecialDayFields = { name: string; month: number; day: number };
 
 export function useSpecialDayList() {
   return useList({
+    area: 'specialDay',
     queryKey: specialDayKeys.all,
     path: PATHS.specialDayList,
     schema: specialDayList,

@@ -113,6 +113,7 @@ export default function MenusPage() {
       <FormDialog
         opened={dialog !== null}
         onClose={() => setDialog(null)}
+        presence={editing ? { area: 'menus', id: editing.id, label: editing.title } : undefined}
         title={editing ? `Edit ${editing.title}` : 'New menu'}
         schema={menuCreateBody}
         defaultValues={{ name: editing?.name ?? '', title: editing?.title ?? '' }}

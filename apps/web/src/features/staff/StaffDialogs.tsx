@@ -93,6 +93,9 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
       <FormDialog
         opened={dialog?.kind === 'edit'}
         onClose={onClose}
+        presence={
+          editing ? { area: 'staff', id: editing.id, label: staffName(editing) } : undefined
+        }
         title={`Edit ${editing ? staffName(editing) : ''}`}
         schema={staffEditForm}
         defaultValues={{
@@ -110,6 +113,9 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
       <FormDialog
         opened={dialog?.kind === 'password'}
         onClose={onClose}
+        presence={
+          selected ? { area: 'staff', id: selected.id, label: staffName(selected) } : undefined
+        }
         title={`New password for ${selected ? staffName(selected) : ''}`}
         schema={staffPasswordBody}
         defaultValues={{ password: '' }}

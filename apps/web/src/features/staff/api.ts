@@ -33,6 +33,7 @@ export const STAFF_FILTERS = ['status'] as const;
 
 export function useStaffList() {
   return useList({
+    area: 'staff',
     queryKey: staffKeys.all,
     path: PATHS.staffList,
     schema: staffList,

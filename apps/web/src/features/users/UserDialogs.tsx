@@ -121,6 +121,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
       <FormDialog
         opened={dialog?.kind === 'edit'}
         onClose={close}
+        presence={user ? { area: 'users', id: user.id, label: name } : undefined}
         title={`Edit ${name}`}
         long
         schema={editForm}
@@ -148,6 +149,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
       <FormDialog
         opened={dialog?.kind === 'dateLimit'}
         onClose={close}
+        presence={user ? { area: 'users', id: user.id, label: name } : undefined}
         title={`Date limit of ${name}`}
         schema={dateLimitBody}
         defaultValues={{ dateLimit: user?.dateLimit ?? '' }}
@@ -170,6 +172,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
           key={which}
           opened={dialog?.kind === which}
           onClose={close}
+          presence={user ? { area: 'users', id: user.id, label: name } : undefined}
           title={`${which === 'top' ? 'Top' : 'Bottom'} banner of ${name}`}
           schema={bannerForm}
           defaultValues={{}}

@@ -36,6 +36,7 @@ type Progress = { onProgress?: (percent: number) => void };
 
 export function useUserList() {
   return useList({
+    area: 'users',
     queryKey: userKeys.all,
     path: PATHS.userList,
     schema: userList,

@@ -138,6 +138,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
       <FormDialog
         opened={dialog?.kind === 'defNums'}
         onClose={close}
+        presence={video ? { area: 'video', id: video.id, label: name } : undefined}
         title={`Default numbers of ${name}`}
         schema={defNumsBody}
         defaultValues={{
@@ -154,6 +155,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
       <FormDialog
         opened={dialog?.kind === 'date'}
         onClose={close}
+        presence={video ? { area: 'video', id: video.id, label: name } : undefined}
         title={`Date of ${name}`}
         schema={dateBody}
         defaultValues={{ date: video?.date ?? '' }}
@@ -166,6 +168,7 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
       <FormDialog
         opened={dialog?.kind === 'position'}
         onClose={close}
+        presence={video ? { area: 'video', id: video.id, label: name } : undefined}
         title={`Position of ${name}`}
         schema={positionBody}
         defaultValues={{ position: video?.position ?? 'LEFT' }}

@@ -20,6 +20,7 @@ export const VIDEO_FILTERS = ['status', 'masterAppId'] as const;
 
 export function useVideoList() {
   return useList({
+    area: 'video',
     queryKey: videoKeys.all,
     path: PATHS.videoList,
     schema: videoList,
