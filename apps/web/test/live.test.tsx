@@ -211,7 +211,12 @@ describe('a live list', () => {
   it('updates a row changed elsewhere in place, quietly', async () => {
     signIn();
     let name = 'Diwali';
-    const calls = categoryList(() => [category(1, name, name === 'Diwali' ? 1 : 2), category(2)]);
+    // After the change, a new row sorts first: it is not pushed in by the quiet fetch.
+    const calls = categoryList(() =>
+      name === 'Diwali'
+        ? [category(1, name), category(2)]
+        : [category(3, 'Holi'), category(1, name, 2), category(2)],
+    );
     const stream = streams();
     renderApp('/category');
     const cell = await screen.findByRole('cell', { name: 'Diwali' });
@@ -226,6 +231,8 @@ describe('a live list', () => {
     // The same row element, still in the table; no loading rows.
     expect(row.isConnected).toBe(true);
     expect(screen.queryAllByTestId('loading-row')).toHaveLength(0);
+    expect(screen.queryByRole('cell', { name: 'Holi' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('row')).toHaveLength(3);
 
     // A change of a row not on the page, or the account's own, fetches nothing.
     stream.send(change(12, { action: 'changed', id: 99 }));
@@ -262,18 +269,26 @@ describe('a live list', () => {
 
   it('marks a row deleted elsewhere until the next fetch, without its actions', async () => {
     signIn();
-    categoryList(() => [category(1, 'Diwali'), category(2, 'Holi')]);
+    let gone = false;
+    categoryList(() =>
+      gone ? [category(1, 'Diwali', 2)] : [category(1, 'Diwali'), category(2, 'Holi')],
+    );
     const stream = streams();
     renderApp('/category');
     const row = defined((await screen.findByRole('cell', { name: /Holi/ })).closest('tr'));
     await waitFor(() => expect(events.state).toBe('live'));
 
+    gone = true;
     stream.send(change(11, { action: 'deleted', id: 2 }));
     expect(await within(row).findByText('Deleted by Asha')).toBeInTheDocument();
     expect(row).toHaveAttribute('data-deleted');
     expect(within(row).queryByRole('button', { name: 'Actions for Holi' })).toBeNull();
     // The other rows are as they were.
     expect(screen.getByRole('button', { name: 'Actions for Diwali' })).toBeInTheDocument();
+    // A change of another row updates that row in place; the deleted one stays marked.
+    stream.send(change(12, { action: 'changed', id: 1, version: 2 }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(within(row).getByText('Deleted by Asha')).toBeInTheDocument();
   });
 
   it('refetches on a reset event', async () => {

@@ -40,7 +40,7 @@ export function RowLiveBadges(props: { state: ReturnType<typeof rowLive> }) {
   return (
     <Group gap={6} mt={4} wrap="wrap" className={classes.badges}>
       {state.deletedBy !== undefined && (
-        <Badge size="sm" variant="light" color="red" radius="sm">
+        <Badge size="sm" variant="light" color="red" radius="sm" tt="none">
           Deleted by {state.deletedBy}
         </Badge>
       )}
@@ -50,6 +50,7 @@ export function RowLiveBadges(props: { state: ReturnType<typeof rowLive> }) {
           variant="light"
           color="orange"
           radius="sm"
+          tt="none"
           leftSection={
             <Avatar.Group spacing={6}>
               {state.editors.slice(0, 3).map((e) => (

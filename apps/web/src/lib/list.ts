@@ -145,6 +145,7 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
     listKey: JSON.stringify(exported),
     pageKey: JSON.stringify(query),
     fullKey: queryKey,
+    fetchPage: () => api.get(options.path, options.schema, query),
     page: params.page,
     setPage: params.setPage,
     result,

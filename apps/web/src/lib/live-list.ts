@@ -1,8 +1,9 @@
 /**
  * An open list that follows what others do (issue 23 part 3), for useList: a row on the page that
  * someone changed is fetched again quietly and updated in place (the rows stay, no overlay, no
- * jump); new rows are announced ("3 new posters: Show") rather than pushed in; deleted rows are
- * marked until the next fetch; rows being edited name their editors. The account's own doings are
+ * jump; a row new to the page stays out); new rows are announced ("3 new posters: Show") rather
+ * than pushed in; deleted rows stay, marked, until the page is fetched whole again; rows being
+ * edited name their editors. The account's own doings are
  * left out: its own screen refetches after its own changes.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -38,7 +39,7 @@ export type LiveRows = {
   created: { count: number; by: readonly string[] };
   /** Fetches again and goes to the first page, in the current order. */
   showNew: () => void;
-  /** Rows others deleted since the rows were fetched: id → who. */
+  /** Rows shown that others deleted meanwhile: id → who. */
   deleted: ReadonlyMap<number, string>;
   /** Who else edits each row: `area:id` → editors. */
   presence: ReadonlyMap<string, readonly EventAccount[]>;
@@ -50,18 +51,56 @@ type Row = { id?: unknown; version?: unknown };
 
 const PENDING = Symbol('pending');
 
+type Page = { result: readonly unknown[]; total: number };
+
+const idOf = (row: unknown) => (row as Row | null)?.id;
+
 /**
- * Fetches the list query `key` again once no fetch of it is under way (one under way may have
- * started before the change); `starting` is told just before. Resolves with the rows fetched.
+ * The page as it was, with each of its rows as fetched now: rows the new fetch has not (deleted,
+ * or moved off the page by the change) stay as they were, and rows new to it stay out (they are
+ * announced), so nothing moves.
  */
-async function refetchWhenIdle(
+export function mergeInPlace<P extends Page>(old: P | undefined, fresh: P): P {
+  if (!old) return fresh;
+  const byId = new Map(fresh.result.map((row) => [idOf(row), row]));
+  if (byId.has(undefined)) return fresh;
+  return {
+    ...fresh,
+    total: old.total,
+    result: old.result.map((row) => byId.get(idOf(row)) ?? row),
+  };
+}
+
+/**
+ * Once no fetch of the list query `key` is under way (one under way may have started before the
+ * change), fetches its page again (`starting` is told just before) and updates the rows shown in
+ * place. Resolves with the page now shown.
+ */
+async function refetchInPlace(
   client: QueryClient,
   key: readonly unknown[],
+  fetchPage: () => Promise<Page>,
   starting: () => void,
 ): Promise<unknown> {
   while (client.getQueryState(key)?.fetchStatus === 'fetching') {
     await new Promise((resolve) => setTimeout(resolve, LIVE_REFETCH_DELAY_MS));
   }
+  starting();
+  try {
+    const fresh = await fetchPage();
+    return client.setQueryData<Page>(key, (old) => mergeInPlace(old, fresh));
+  } catch {
+    // The next fetch shows it; a failed quiet one says nothing.
+    return client.getQueryData(key);
+  }
+}
+
+/** Fetches the list query `key` again, whole (after a reset, or on the fallback's timer). */
+async function refetchWhole(
+  client: QueryClient,
+  key: readonly unknown[],
+  starting: () => void,
+): Promise<unknown> {
   starting();
   await client.refetchQueries({ queryKey: key, exact: true, type: 'active' });
   return client.getQueryData(key);
@@ -77,11 +116,12 @@ export function useLiveList(options: {
   pageKey: string;
   /** The page's query key. */
   fullKey: readonly unknown[];
+  /** Fetches the page (the list query's own call). */
+  fetchPage: () => Promise<Page>;
   page: number;
   setPage: (page: number) => void;
   result: {
     data: { result: readonly unknown[] } | undefined;
-    dataUpdatedAt: number;
     isFetching: boolean;
   };
 }): LiveRows | undefined {
@@ -95,9 +135,7 @@ export function useLiveList(options: {
     ids: [],
     by: [],
   });
-  const [deleted, setDeleted] = useState<ReadonlyMap<number, { by: string; at: number }>>(
-    () => new Map(),
-  );
+  const [deleted, setDeleted] = useState<ReadonlyMap<number, string>>(() => new Map());
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -105,9 +143,9 @@ export function useLiveList(options: {
     clearTimeout(timer.current);
     timer.current = undefined;
     const key = pageKey;
-    void refetchWhenIdle(client, options.fullKey, () => setQuiet({ key, data: PENDING })).then(
-      (data) => setQuiet({ key, data }),
-    );
+    void refetchInPlace(client, options.fullKey, options.fetchPage, () =>
+      setQuiet({ key, data: PENDING }),
+    ).then((data) => setQuiet({ key, data }));
   };
   // Changes heard together are fetched once.
   const soon = () => {
@@ -137,7 +175,7 @@ export function useLiveList(options: {
           : prev,
       );
       if (!row) return;
-      setDeleted((prev) => new Map(prev).set(event.id, { by: event.by.name, at: Date.now() }));
+      setDeleted((prev) => new Map(prev).set(event.id, event.by.name));
     } else if (row) {
       // Already fetched at that version or later (a repeat): nothing to do.
       if (
@@ -152,8 +190,13 @@ export function useLiveList(options: {
   });
 
   // A reset, the fallback's timer, or a focus while in fallback: fetch again, quietly.
+  // (Whole: with events missed, what is new cannot be told from what moved.)
   useResync(area !== undefined, () => {
-    if (result.data) refetchQuietly();
+    if (!result.data) return;
+    const key = pageKey;
+    void refetchWhole(client, options.fullKey, () => setQuiet({ key, data: PENDING })).then(
+      (data) => setQuiet({ key, data }),
+    );
   });
 
   if (!area) return undefined;
@@ -161,9 +204,12 @@ export function useLiveList(options: {
     stream !== 'stopped' &&
     quiet?.key === pageKey &&
     (quiet.data === PENDING || (quiet.data === result.data && !result.isFetching));
-  const fetchedAt = result.dataUpdatedAt;
+  // A deleted row stays, marked, until a fetch of the whole page leaves it out.
   const marked = new Map<number, string>();
-  for (const [id, d] of deleted) if (d.at > fetchedAt) marked.set(id, d.by);
+  for (const row of (result.data?.result ?? []) as Row[]) {
+    const by = typeof row.id === 'number' ? deleted.get(row.id) : undefined;
+    if (by !== undefined) marked.set(row.id as number, by);
+  }
   const news = created.list === listKey ? created : { ids: [], by: [] };
   return {
     area,
