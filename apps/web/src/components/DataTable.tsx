@@ -291,7 +291,13 @@ export function DataTable<Row>(props: {
                   key={key}
                   bg={isSelected(key) ? 'var(--mantine-primary-color-light)' : undefined}
                   data-deleted={deleted || undefined}
-                  style={deleted ? { opacity: 0.6, textDecoration: 'line-through' } : undefined}
+                  // Nothing in it acts any more (its row is gone): struck through, dimmed, inert
+                  // to the pointer.
+                  style={
+                    deleted
+                      ? { opacity: 0.6, textDecoration: 'line-through', pointerEvents: 'none' }
+                      : undefined
+                  }
                 >
                   {selectable && (
                     <Table.Td>
