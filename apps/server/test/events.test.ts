@@ -47,10 +47,12 @@ afterAll(() => streams.forEach((st) => st.close()));
 
 describe('GET events', () => {
   it('answers a stream that starts with where it resumes from, and nothing from the past', async () => {
-    await createCategory('Before The Stream');
     // Heard by this instance (on PostgreSQL through LISTEN) before the stream opens: a change
-    // committed just before may still come, which is harmless.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // committed just before it opens may still come, which is harmless.
+    const earlier = track(await ready(s.adminToken));
+    const before = await createCategory('Before The Stream');
+    await earlier.waitFor(change('category', 'created', before));
+    earlier.close();
     const stream = track(await ready(s.adminToken));
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-cache');
