@@ -4,12 +4,13 @@
  *
  * For each database: loads `--rows` banners (the CLI's bulk loader), starts the real server
  * (and on PostgreSQL a second instance on the same database), and then:
- * 1. drives two list cases (cases.ts) with autocannon, concurrency 50, without streams;
- * 2. opens `--streams` streams (each with a session of its own) from this process, and reads the
- *    server's RSS growth once they are all open and again after the list cases ran beside them
- *    (20 s or more: every stream has had a heartbeat); target ≤ 50 MB for 1,000;
- * 3. drives the same list cases with the streams open, and once more after they are closed:
- *    target ≤ 5 % fewer req/s than the mean of the runs without;
+ * 1. warms up two list cases (cases.ts; autocannon, concurrency 50);
+ * 2. opens `--streams` streams (each with a session of its own, held by a process of their own:
+ *    hold-streams.ts), and reads the
+ *    server's RSS growth once they are all open and again 25 s later (every stream has had a
+ *    heartbeat); target ≤ 50 MB for 1,000;
+ * 3. drives the same list cases with the streams open and without, alternately, twice each (the
+ *    machine is shared: its speed drifts): target ≤ 5 % fewer req/s on the means;
  * 4. times change → event: `POST faqs` through the first instance, the event read on a stream
  *    of the second (PostgreSQL: LISTEN/NOTIFY across processes; SQLite: one process), 200 changes
  *    20 ms apart on a quiet machine (target p99 ≤ 250 ms), and again while a list case is being
@@ -286,27 +287,76 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
       rows: ROWS,
     };
 
-    log(`[${kind}] warming up, then the list cases without streams…`);
+    log(`[${kind}] warming up…`);
     await drive(first.url, token, ctx, 3);
-    const withoutBefore = await drive(first.url, token, ctx);
-    const rssBeforeMb = rssMb(pid);
-
-    log(`[${kind}] opening ${STREAMS} streams…`);
     const tokens = await Promise.all(Array.from({ length: STREAMS }, tokenFor));
-    const streams: http.ClientRequest[] = [];
-    for (let i = 0; i < STREAMS; i += 50) {
-      streams.push(
-        ...(await Promise.all(tokens.slice(i, i + 50).map((t) => holdStream(first.url, t)))),
-      );
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-    const rssOpenMb = rssMb(pid);
+    /** The streams, held by a process of their own; resolves once all have started. */
+    const open = () =>
+      new Promise<ChildProcess>((resolve, reject) => {
+        const holder = spawn(
+          process.execPath,
+          [path.join(import.meta.dirname, 'hold-streams.ts')],
+          {
+            stdio: ['pipe', 'pipe', 'inherit'],
+          },
+        );
+        holder.stdout.setEncoding('utf8').on('data', (d: string) => {
+          if (d.includes('ready')) resolve(holder);
+        });
+        holder.on('exit', (code) => reject(new Error(`the stream holder exited with ${code}`)));
+        holder.stdin.end(JSON.stringify({ url: `${first.url}${API_BASE}${PATHS.events}`, tokens }));
+      });
+    const close = (holder: ChildProcess) =>
+      new Promise<void>((resolve) => {
+        holder.removeAllListeners('exit');
+        holder.once('exit', () => resolve());
+        holder.kill('SIGKILL');
+      });
+    const settle = () => new Promise((r) => setTimeout(r, 2000));
 
-    log(`[${kind}] the list cases with the streams open…`);
-    const withStreams = await drive(first.url, token, ctx);
-    // Every stream has had at least one heartbeat by now (20 s of list cases).
+    // Memory: before, once open, and once every stream has had a heartbeat (idle meanwhile).
+    await settle();
+    const rssBeforeMb = rssMb(pid);
+    log(`[${kind}] opening ${STREAMS} streams…`);
+    let streams = await open();
+    await settle();
+    const rssOpenMb = rssMb(pid);
+    log(`[${kind}] waiting 25 s: a heartbeat on every stream…`);
+    await new Promise((r) => setTimeout(r, 25_000));
     const rssAfterMb = rssMb(pid);
 
+    // The machine drifts (two cores, shared): runs without and with the streams alternate, twice,
+    // and their means are compared.
+    const runs: { with: Array<Awaited<ReturnType<typeof drive>>>; without: typeof runs.with } = {
+      with: [],
+      without: [],
+    };
+    for (let round = 0; round < 2; round++) {
+      log(`[${kind}] the list cases with the streams open (${round + 1}/2)…`);
+      runs.with.push(await drive(first.url, token, ctx));
+      await close(streams);
+      await settle();
+      log(`[${kind}] the list cases without streams (${round + 1}/2)…`);
+      runs.without.push(await drive(first.url, token, ctx));
+      streams = await open();
+      await settle();
+    }
+    const mean = (results: Array<Awaited<ReturnType<typeof drive>>>) =>
+      Object.fromEntries(
+        Object.keys(results[0]!).map((name) => {
+          const each = results.map((r) => r[name]!);
+          return [
+            name,
+            {
+              rps: each.reduce((sum, r) => sum + r.rps, 0) / each.length,
+              p99: Math.max(...each.map((r) => r.p99)),
+              errors: each.reduce((sum, r) => sum + r.errors, 0),
+            },
+          ];
+        }),
+      );
+
+    // Latency, with the streams open (as they would be).
     log(`[${kind}] change → event latency, quiet…`);
     const quiet = await latencies(first.url, second.url, token, CHANGES);
     log(`[${kind}] change → event latency while a list is hammered…`);
@@ -323,17 +373,9 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
     });
     const loaded = await latencies(first.url, second.url, token, Math.min(CHANGES, 150));
     const hammered = await hammer;
-    for (const stream of streams) stream.destroy();
-    // The machine drifts (two cores, shared): the cases without streams again, and their mean.
-    log(`[${kind}] the list cases without streams, again…`);
-    await new Promise((r) => setTimeout(r, 1000));
-    const withoutAfter = await drive(first.url, token, ctx);
-    const without = Object.fromEntries(
-      Object.entries(withoutBefore).map(([name, a]) => {
-        const b = withoutAfter[name]!;
-        return [name, { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), errors: 0 }];
-      }),
-    );
+    await close(streams);
+    const without = mean(runs.without);
+    const withStreams = mean(runs.with);
     return {
       db: kind,
       rssBeforeMb,
@@ -365,7 +407,7 @@ console.log(
   `\n${STREAMS} streams, ${ROWS.toLocaleString('en')} banners, ${SECONDS} s per case, ${os.availableParallelism()} cores`,
 );
 console.log(
-  '| db | RSS before MB | with streams open MB | after the list cases MB | growth MB | target |',
+  '| db | RSS before MB | streams open MB | after 25 s (heartbeats) MB | growth MB | target |',
 );
 console.log('|---|---|---|---|---|---|');
 for (const r of results) {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
 import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
+import { afterCommit, inTransaction } from '../src/db/transaction.ts';
+import { decode, encode, type BusMessage } from '../src/events/bus.ts';
 import { images } from './images.ts';
 
 const PRESENCE_TTL_SECONDS = 2;
@@ -347,5 +349,55 @@ describe('presence', () => {
       payload: { area: 'faqs', id: 1 },
     });
     expect(unsigned.statusCode).toBe(401);
+  });
+});
+
+describe('afterCommit', () => {
+  it('runs once the outermost transaction commits, never after a rollback', async () => {
+    const ran: string[] = [];
+    await inTransaction(s.ctx.db, async (trx) => {
+      afterCommit(trx, () => ran.push('outer'));
+      await inTransaction(trx, async (nested) => {
+        afterCommit(nested, () => ran.push('nested'));
+      });
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['outer', 'nested']);
+
+    await expect(
+      inTransaction(s.ctx.db, async (trx) => {
+        afterCommit(trx, () => ran.push('rolled back'));
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(ran).toEqual(['outer', 'nested']);
+
+    // Outside a transaction each statement has committed already: at once.
+    afterCommit(s.ctx.db, () => ran.push('at once'));
+    expect(ran).toEqual(['outer', 'nested', 'at once']);
+  });
+});
+
+describe('the bus message on the wire', () => {
+  it('splits a 500-row call under PostgreSQL’s 8,000-byte payload limit, and reads back', () => {
+    const message: BusMessage = {
+      kind: 'changes',
+      by: { id: 7, name: 'Ásha with a long name '.repeat(4) },
+      changes: Array.from({ length: 500 }, (_, i) => ({
+        id: 1_000_000 + i,
+        area: 'posters' as const,
+        action: 'changed' as const,
+        rowId: 2_000_000 + i,
+        version: i % 2 ? 123_456 : null,
+      })),
+    };
+    const payloads = encode(message);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    const back = payloads.map(decode);
+    expect(back.flatMap((m) => (m.kind === 'changes' ? m.changes : []))).toEqual(message.changes);
+    for (const m of back) expect(m).toMatchObject({ kind: 'changes', by: message.by });
+    const presence: BusMessage = { kind: 'presence', area: 'poster', rowId: 3 };
+    expect(encode(presence).map(decode)).toEqual([presence]);
   });
 });

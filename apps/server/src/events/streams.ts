@@ -218,8 +218,8 @@ export class EventStreams {
       },
     };
     this.#unsubscribe = this.#deps.bus.subscribe(listener);
-    const { heartbeatMs, checkMs } = this.#deps.options;
-    const heartbeat = setInterval(() => this.#heartbeat(), Math.min(heartbeatMs, 5_000));
+    const { checkMs } = this.#deps.options;
+    const heartbeat = setInterval(() => this.#heartbeat(), this.#heartbeatTick);
     const check = setInterval(() => {
       if (!this.#checkRunning) void this.#checkAccess();
     }, checkMs);
@@ -294,8 +294,17 @@ export class EventStreams {
     }
   }
 
+  /** How often the heartbeat timer looks for silent streams. */
+  get #heartbeatTick() {
+    return Math.min(this.#deps.options.heartbeatMs, 5_000);
+  }
+
+  /**
+   * A comment line to each stream that would otherwise stay silent past the heartbeat before the
+   * next tick.
+   */
   #heartbeat() {
-    const due = Date.now() - this.#deps.options.heartbeatMs + 1_000;
+    const due = Date.now() - (this.#deps.options.heartbeatMs - this.#heartbeatTick);
     for (const stream of this.#streams) {
       if (stream.lastWrite <= due) stream.write(PING_TEXT);
     }
