@@ -50,6 +50,7 @@ import eventRoutes from './features/events/routes.ts';
 import { Presence } from './events/presence.ts';
 import { EventStreams } from './events/streams.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
+import { registerVersions } from './http/versions.ts';
 import { logStreamFor } from './log-format.ts';
 
 /** `logStream`: where log lines go instead of stdout (tests read them). */
@@ -232,6 +233,7 @@ export async function buildApp(
   registerAccessCheck(app, ctx.database, ctx.secret);
   refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
+  registerVersions(app);
 
   await app.register(
     async (api) => {

@@ -88,16 +88,17 @@ describe('GET events', () => {
   it('tells of a create, a rename and a delete, with who did it', async () => {
     const stream = track(await ready(s.adminToken));
     const id = await createCategory('Live Category');
-    expect((await api('PATCH', `/category/${id}`, { name: 'Live Renamed' })).statusCode).toBe(200);
+    const renamed = await api('PATCH', `/category/${id}`, { name: 'Live Renamed' });
+    expect(renamed.statusCode).toBe(200);
+    const version = renamed.json().result.version as number;
     expect((await api('DELETE', `/category/remove/${id}`)).statusCode).toBe(200);
     await stream.waitFor(change('category', 'deleted', id));
     const events = stream.events('change').filter((e) => e.data.id === id);
     expect(events.map((e) => e.data.action)).toEqual(['created', 'changed', 'deleted']);
     const by = { id: s.adminId, name: 'admin@test.local' };
-    for (const e of events) {
-      expect(e.data).toMatchObject({ area: 'category', id, by });
-      expect(e.data).toHaveProperty('version');
-    }
+    for (const e of events) expect(e.data).toMatchObject({ area: 'category', id, by });
+    // "Row N is now version V": the rename's version; the delete names the version it removed.
+    expect(events.map((e) => e.data.version)).toEqual([version - 1, version, version]);
     // Event ids are the audit entries', rising.
     const ids = events.map((e) => Number(e.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -203,7 +204,15 @@ describe('GET events', () => {
     const resumed = track(await openStream(base, s.adminToken, { 'last-event-id': seenEvent.id! }));
     expect(resumed.status).toBe(200);
     for (const id of missed) await resumed.waitFor(change('category', 'created', id));
+    // Replayed with the row's version as it is now (the log keeps none).
+    const row = await s.ctx.db
+      .selectFrom('categories')
+      .select('version')
+      .where('id', '=', missed[0]!)
+      .executeTakeFirstOrThrow();
     const replayed = resumed.events('change').map((e) => e.data.id);
+    const firstReplayed = resumed.events('change').find((e) => e.data.id === missed[0]);
+    expect(firstReplayed?.data.version).toBe(row.version);
     expect(replayed).not.toContain(seen);
     expect(replayed).not.toContain(older);
     // Live events follow the replay.

@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { LINK_TYPES, LinkType, STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { optionalEnum, optionalId, optionalText, timestamp } from './fields.ts';
 
 export const banner = z.object({
   id: z.number().int(),
+  version,
   image: z.string(),
   status: Status,
   link: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
 import {
   blankAsAbsent,
   blankAsNull,
@@ -37,6 +37,7 @@ const dateOrNone = blankAsNull(calendarDate).meta({
 
 export const blog = z.object({
   id: z.number().int(),
+  version,
   title: z.string(),
   author: z.string(),
   popular: z.boolean(),

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
 import { optionalEnum, text, timestamp } from './fields.ts';
 
 export const CATEGORY_NAME_MAX = 100;
 
 export const category = z.object({
   id: z.number().int(),
+  version,
   name: z.string(),
   downloadCount: z.number().int(),
   status: Status,

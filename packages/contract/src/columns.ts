@@ -34,8 +34,13 @@ type PathOf<V, K extends string> = unknown extends V
 /** The fields of a list row as the export names them: nested ones as `masterApp.name`. */
 export type RowPath<T> = { [K in keyof T & string]-?: PathOf<T[K], K> }[keyof T & string];
 
-/** A title for every field of a list row (null: left out of the file). */
-export type ColumnTitles<T> = { readonly [P in RowPath<T>]: string | null };
+/**
+ * A title for every field of a list row (null: left out of the file), but its `version`: a
+ * concurrency token (API.md, "Versions"), never a column.
+ */
+export type ColumnTitles<T> = {
+  readonly [P in Exclude<RowPath<T>, 'version'>]: string | null;
+};
 
 export const MASTER_APP_COLUMNS = {
   id: 'ID',

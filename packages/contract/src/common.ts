@@ -6,6 +6,7 @@ import {
   optionalEnum,
   optionalText,
   pathId,
+  timestamp,
 } from './fields.ts';
 
 /** Largest page a list answers (API.md, Conventions). */
@@ -101,6 +102,49 @@ export const statusBody = z.strictObject({
 });
 export type StatusBody = z.input<typeof statusBody>;
 
+/**
+ * A row's version (API.md, "Versions"): a positive whole number that every change of the row
+ * moves. Single-row GETs answer it as `ETag: "<version>"`; change calls take it back as
+ * `If-Match: "<version>"`.
+ */
+export const version = z.number().int().positive();
+
+/**
+ * A bulk call's optional `versions`: for some or all of its ids, the version the caller read
+ * (`{ "<id>": <version> }`, JSON bodies only). Any row whose version moved since → 409 naming
+ * every stale id, and nothing changes.
+ */
+export const bulkVersions = z
+  .record(
+    z.string().regex(/^[1-9]\d{0,9}$/, { error: 'Keys must be ids' }),
+    z.number({ error: 'Must be a version' }).int({ error: 'Must be a version' }).positive({
+      error: 'Must be a version',
+    }),
+    { error: 'Must be an object of id: version' },
+  )
+  .optional();
+
+/** A bulk body's check that `versions` names only ids the call acts on. */
+export function checkVersionIds(
+  body: { ids: readonly number[]; versions?: Record<string, number> | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (!body.versions) return;
+  const ids = new Set(body.ids.map(String));
+  const strangers = Object.keys(body.versions).filter((key) => !ids.has(key));
+  if (strangers.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['versions'],
+      message: `Names ids the call does not act on: ${strangers.join(', ')}`,
+    });
+  }
+}
+
+/** Who made a row's latest change (from the audit log); null when unknown (a script, a seed). */
+export const changedBy = z.object({ id: z.number().int(), name: z.string() }).nullable();
+export type ChangedBy = z.infer<typeof changedBy>;
+
 /** The error every failing call answers. */
 export const errorResponse = z.object({
   statusCode: z.number().int(),
@@ -113,6 +157,43 @@ export const errorResponse = z.object({
     .meta({ description: 'On a 5xx: the request id (X-Request-Id) its log lines carry' }),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
+
+/**
+ * The 409 of a change based on a stale version (API.md, "Versions"): the row as it is now, who
+ * changed it last and when. A bulk call's: `stale` names every stale id and `current` holds those
+ * rows. A 409 for a taken unique value has none of these keys.
+ */
+export function versionConflict<T extends z.ZodType>(row: T) {
+  return errorResponse
+    .extend({
+      current: z
+        .union([row, z.array(row)])
+        .nullable()
+        .optional()
+        .meta({
+          description: 'The row as it is now (null: deleted since); a bulk call: its stale rows',
+        }),
+      changedBy: changedBy
+        .optional()
+        .meta({ description: 'Who made the row’s latest change (null when the log has none)' }),
+      changedAt: timestamp.nullable().optional().meta({ description: 'When' }),
+      stale: z
+        .array(z.number().int())
+        .optional()
+        .meta({ description: 'A bulk call: every id whose version moved' }),
+    })
+    .meta({
+      description:
+        'A conflict. A change based on a stale version (If-Match, or a bulk call’s `versions`) ' +
+        'answers the keys below and changes nothing; a taken unique value answers the error alone.',
+    });
+}
+export type VersionConflict<T> = ErrorResponse & {
+  current?: T | T[];
+  changedBy?: ChangedBy;
+  changedAt?: string | null;
+  stale?: number[];
+};
 
 /** `{ id, name }` of the master app a row belongs to. */
 export const masterAppRef = z.object({ id: z.number().int(), name: z.string() });

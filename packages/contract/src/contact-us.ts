@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuery, listResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, sortParam, version } from './common.ts';
 import { text, timestamp } from './fields.ts';
 
 export const CONTACT_NAME_MAX = 100;
@@ -11,6 +11,7 @@ export const CONTACT_PHONE_NUMBER = /^\+?\d+$/;
 
 export const contactUs = z.object({
   id: z.number().int(),
+  version,
   fName: z.string(),
   lName: z.string(),
   email: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
 import { optionalText, text, timestamp } from './fields.ts';
 import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 
@@ -8,6 +8,7 @@ export const FAQ_ANSWER_MAX = 5000;
 
 export const faq = z.object({
   id: z.number().int(),
+  version,
   question: z.string(),
   answer: z.string(),
   createdAt: timestamp,

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
 import { text, timestamp } from './fields.ts';
 
-export const masterApp = z.object({ id: z.number().int(), name: z.string(), createdAt: timestamp });
+export const masterApp = z.object({
+  id: z.number().int(),
+  version,
+  name: z.string(),
+  createdAt: timestamp,
+});
 export type MasterApp = z.infer<typeof masterApp>;
 
 export const masterAppBody = z.strictObject({ name: text(100) });

@@ -3,11 +3,19 @@
  * The spec's `acccountId` is spelled `accountId` (API.md, Conventions).
  */
 import { z } from 'zod';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { id, optionalId, text, timestamp } from './fields.ts';
 
 export const notification = z.object({
   id: z.number().int(),
+  version,
   masterAppId: z.number().int(),
   accountId: z.number().int().nullable(),
   title: z.string(),

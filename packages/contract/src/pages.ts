@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { optionalId, optionalText, text, timestamp } from './fields.ts';
 import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 import { richText } from './blogs.ts';
@@ -7,6 +14,7 @@ import { richText } from './blogs.ts';
 /** A master app's page (About Us, Privacy Policy, …): created with the app, never deleted. */
 export const page = z.object({
   id: z.number().int(),
+  version,
   title: z.string(),
   /** Sanitised HTML; may be empty. */
   desc: z.string(),

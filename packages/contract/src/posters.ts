@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { SIDES, STATUSES, Side, Status } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+  bulkVersions,
+  checkVersionIds,
+} from './common.ts';
 import {
   calendarDate,
   DATE_MESSAGE,
@@ -34,14 +43,19 @@ export const bulkIds = z.preprocess(
 );
 
 /** The body of a bulk delete. */
-export const bulkIdsBody = z.strictObject({ ids: bulkIds });
+export const bulkIdsBody = z
+  .strictObject({ ids: bulkIds, versions: bulkVersions })
+  .superRefine(checkVersionIds);
 export type BulkIdsBody = z.input<typeof bulkIdsBody>;
 
 /** The body of a bulk status change. */
-export const bulkStatusBody = z.strictObject({
-  ids: bulkIds,
-  status: z.enum(STATUSES, { error: `Must be one of ${STATUSES.join(', ')}` }),
-});
+export const bulkStatusBody = z
+  .strictObject({
+    ids: bulkIds,
+    status: z.enum(STATUSES, { error: `Must be one of ${STATUSES.join(', ')}` }),
+    versions: bulkVersions,
+  })
+  .superRefine(checkVersionIds);
 export type BulkStatusBody = z.input<typeof bulkStatusBody>;
 
 export const position = z.enum(SIDES, { error: `Must be one of ${SIDES.join(', ')}` });
@@ -53,6 +67,7 @@ export const dateOrEmpty = z.union([z.literal(''), z.null(), calendarDate], {
 
 export const poster = z.object({
   id: z.number().int(),
+  version,
   masterAppId: z.number().int(),
   categoryId: z.number().int(),
   specialDayId: z.number().int().nullable(),

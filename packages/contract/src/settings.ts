@@ -5,11 +5,19 @@
  */
 import { z } from 'zod';
 import { atLeastOneDocumented } from './partial.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { optionalId, optionalText, text, timestamp } from './fields.ts';
 
 export const settings = z.object({
   id: z.number().int(),
+  version,
   title: z.string(),
   user_domain: z.string().nullable(),
   admin_domain: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse, sortParam } from './common.ts';
+import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
 import {
   int,
   optionalEnum,
@@ -46,6 +46,7 @@ export function specialDayProblem(month: number, day: number): string | undefine
 
 export const specialDay = z.object({
   id: z.number().int(),
+  version,
   name: z.string(),
   month: z.number().int(),
   day: z.number().int(),

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { STATUSES, Status, PermissionKind } from './enums.ts';
-import { MAX_LIMIT, listQuery, listResponse, mutationResponse } from './common.ts';
+import { MAX_LIMIT, listQuery, listResponse, mutationResponse, version } from './common.ts';
 import {
   blankAsAbsent,
   bool,
@@ -48,6 +48,7 @@ export const staffDetail = z.object({
 /** A staff account as the list shows it; `staffDetail` holds one entry, the account's own. */
 export const staff = z.object({
   id: z.number().int(),
+  version,
   phoneNumber: z.string().nullable(),
   roles: z.string().nullable(),
   status: Status,
@@ -105,7 +106,12 @@ const menuName = text(MENU_NAME_MAX).regex(MENU_NAME, {
   error: 'Must start with a letter and hold only letters, digits and _',
 });
 
-export const menu = z.object({ id: z.number().int(), name: z.string(), title: z.string() });
+export const menu = z.object({
+  id: z.number().int(),
+  version,
+  name: z.string(),
+  title: z.string(),
+});
 export type Menu = z.infer<typeof menu>;
 
 export const menuCreateBody = z.strictObject({ name: menuName, title: text(MENU_TITLE_MAX) });

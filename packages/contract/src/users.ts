@@ -4,7 +4,16 @@
  */
 import { z } from 'zod';
 import { Activity, LoginDirection, SIDES, STATUSES, Side, Status, WalletKind } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+  bulkVersions,
+  checkVersionIds,
+} from './common.ts';
 import {
   blankAsAbsent,
   blankAsNull,
@@ -60,6 +69,7 @@ export type UserDetail = z.infer<typeof userDetail>;
 
 export const user = z.object({
   id: z.number().int(),
+  version,
   phoneNumber: z.string(),
   status: Status,
   dateLimit: z.string().nullable(),
@@ -134,12 +144,15 @@ export const USER_BULK_STATUSES = STATUSES.filter((s) => s !== 'DELETED') as [
 ];
 
 /** The body of `account/user/bulk-status`. */
-export const userBulkStatusBody = z.strictObject({
-  ids: bulkIds,
-  status: z.enum(USER_BULK_STATUSES, {
-    error: `Must be one of ${USER_BULK_STATUSES.join(', ')}`,
-  }),
-});
+export const userBulkStatusBody = z
+  .strictObject({
+    ids: bulkIds,
+    status: z.enum(USER_BULK_STATUSES, {
+      error: `Must be one of ${USER_BULK_STATUSES.join(', ')}`,
+    }),
+    versions: bulkVersions,
+  })
+  .superRefine(checkVersionIds);
 export type UserBulkStatusBody = z.input<typeof userBulkStatusBody>;
 export const userMutation = mutationResponse(user);
 
@@ -151,6 +164,7 @@ export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 export const userImage = z.object({
   id: z.number().int(),
+  version,
   accountId: z.number().int(),
   defNum: z.number().int(),
   /** The image's URL. */

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { STATUSES, Side, Status } from './enums.ts';
-import { listQuery, listResponse, masterAppRef, mutationResponse, sortParam } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  masterAppRef,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { id, optionalCalendarDate, optionalEnum, optionalId, timestamp } from './fields.ts';
 import { defNum, position } from './posters.ts';
 
@@ -17,6 +24,7 @@ export const VIDEO_ID = /^[0-9a-f]{64}$/;
 
 export const video = z.object({
   id: z.number().int(),
+  version,
   masterAppId: z.number().int(),
   /** The stored file's id (its content hash): rows of identical bytes share it. */
   video_id: z.string(),

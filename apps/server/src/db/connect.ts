@@ -24,6 +24,7 @@ import { SqliteChangeWatch, type ChangeWatch } from './changes.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import { PgReadPool, SqliteReadPool, defaultReaders, type ReadPool } from './reads.ts';
 import { readInPlace } from './sqlite-reading.ts';
+import { VersionBumpPlugin } from './versions.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -181,7 +182,7 @@ export function openDatabase(
     readInPlace(sqlite);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withCachedPrepare(sqlite, statementCache(sqlite)) }),
-      plugins: [new CamelCasePlugin(), sqliteBooleans],
+      plugins: [new VersionBumpPlugin(), new CamelCasePlugin(), sqliteBooleans],
     });
     const reads = new SqliteReadPool(database.file, options.readers ?? defaultReaders());
     return {
@@ -217,7 +218,7 @@ export function openDatabase(
   const mainPool = newPool(10);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: mainPool }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [new VersionBumpPlugin(), new CamelCasePlugin()],
   });
   // PostgreSQL's work is CPU-bound: more list queries at once than cores only queue there, and
   // make sign-in and health wait longer for their turn (measured: health p99 78 ms with 10, 23 ms

@@ -22,6 +22,7 @@ import { topDownloads } from './migrations/0017-top-downloads.ts';
 import { authChangesUnwatched } from './migrations/0018-auth-changes-unwatched.ts';
 import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.ts';
 import { usersSorts } from './migrations/0020-users-sorts.ts';
+import { versions } from './migrations/0021-versions.ts';
 import { presence } from './migrations/0022-presence.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
@@ -47,6 +48,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0018-auth-changes-unwatched': authChangesUnwatched(d),
     '0019-downloads-gone-in-order': downloadsGoneInOrder(d),
     '0020-users-sorts': usersSorts(),
+    '0021-versions': versions(),
     '0022-presence': presence(d),
   };
 }

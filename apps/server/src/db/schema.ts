@@ -24,6 +24,8 @@ type Bool = ColumnType<boolean | number, boolean, boolean>;
 
 export interface AccountTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   role: Role;
   name: string | null;
   email: string | null;
@@ -67,6 +69,8 @@ export interface LoginThrottleTable {
 
 export interface MasterAppTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   name: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -74,6 +78,8 @@ export interface MasterAppTable {
 
 export interface MenuTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   name: string;
   title: string;
   builtIn: Bool;
@@ -97,6 +103,8 @@ export interface UserPermissionTable {
 
 export interface CategoryTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   name: string;
   downloadCount: ColumnType<number, number | undefined, number>;
   status: Status;
@@ -106,6 +114,8 @@ export interface CategoryTable {
 
 export interface SpecialDayTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   name: string;
   month: number;
   day: number;
@@ -117,6 +127,8 @@ export interface SpecialDayTable {
 
 export interface PosterTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   categoryId: number;
   specialDayId: number | null;
@@ -136,6 +148,8 @@ export interface PosterTable {
 
 export interface VideoTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   /** The uploader. */
   accountId: number;
@@ -154,6 +168,8 @@ export interface VideoTable {
 
 export interface BannerTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   /** Media key. */
   image: string;
@@ -166,6 +182,8 @@ export interface BannerTable {
 
 export interface BlogTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   title: string;
   author: string;
   shortDesc: string;
@@ -181,6 +199,8 @@ export interface BlogTable {
 
 export interface PageTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   title: string;
   /** Sanitised HTML. */
@@ -191,6 +211,8 @@ export interface PageTable {
 
 export interface FaqTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   question: string;
   answer: string;
   createdAt: Timestamp;
@@ -199,6 +221,8 @@ export interface FaqTable {
 
 export interface SettingsTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   title: string;
   userDomain: string | null;
@@ -212,6 +236,8 @@ export interface SettingsTable {
 
 export interface NotificationTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   masterAppId: number;
   accountId: number | null;
   title: string;
@@ -225,6 +251,8 @@ export interface NotificationTable {
 
 export interface ContactUsTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   fName: string;
   lName: string;
   email: string;
@@ -250,6 +278,8 @@ export interface UserDetailTable {
 /** A user's numbered top, self or bottom image; (account, kind, defNum) is unique. */
 export interface UserImageTable {
   id: Generated<number>;
+  /** Moved by every change (db/versions.ts); API.md "Versions". */
+  version: Generated<number>;
   accountId: number;
   kind: ImageKind;
   defNum: number;

@@ -50,7 +50,8 @@ export function titledColumns(
   titles: Readonly<Record<string, string | null>>,
 ): CsvColumn[] {
   const fields = new Map(csvColumns(schema).map((c) => [c.header, c]));
-  const untitled = [...fields.keys()].filter((f) => !(f in titles));
+  // A row's version is a concurrency token, not a column (contract: ColumnTitles).
+  const untitled = [...fields.keys()].filter((f) => !(f in titles) && f !== 'version');
   const unknown = Object.keys(titles).filter((f) => !fields.has(f));
   if (untitled.length > 0 || unknown.length > 0) {
     throw new Error(

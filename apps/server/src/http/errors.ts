@@ -14,15 +14,27 @@ export class HttpError extends Error {
   readonly statusCode: number;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
+  /** Keys the answer adds to the error shape (a version conflict's `current`, http/versions.ts). */
+  readonly extra: Record<string, unknown>;
   constructor(
     statusCode: number,
     message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: {
+      details?: ErrorDetail[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+    } = {},
   ) {
     super(message);
     this.statusCode = statusCode;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
+  }
+
+  /** The error as answered; one that must read the database first says so (http/versions.ts). */
+  describe(_request: FastifyRequest): Promise<HttpError> {
+    return Promise.resolve(this);
   }
 }
 
@@ -86,13 +98,15 @@ const FASTIFY_STATUS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body'],
 };
 
-export function handleError(
+export async function handleError(
   this: FastifyInstance,
   err: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const body = failure(err, request, reply);
+  // A stale change says what the row is now: read once its transaction has rolled back.
+  const described = err instanceof HttpError ? await err.describe(request) : err;
+  const body = failure(described as FastifyError, request, reply);
   // What an operator needs to find the request's log lines.
   if (body.statusCode >= 500) body.requestId = request.id;
   return reply.code(body.statusCode).send(body);
@@ -101,7 +115,7 @@ export function handleError(
 function failure(err: FastifyError, request: FastifyRequest, reply: FastifyReply): ErrorResponse {
   if (err instanceof HttpError) {
     void reply.headers(err.headers);
-    return errorBody(err.statusCode, err.message, err.details);
+    return { ...errorBody(err.statusCode, err.message, err.details), ...err.extra };
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const details = validationDetails(err.validation, err.validationContext);

@@ -1,9 +1,26 @@
-import type { z } from 'zod';
-import { BLANK_TAKEN, errorResponse } from '@master-admin/contract';
+import { z } from 'zod';
+import { BLANK_TAKEN, errorResponse, version, versionConflict } from '@master-admin/contract';
 
-/** A route's answers: `schema` on success, the error shape otherwise (validated and documented). */
-export function answers<T extends z.ZodType>(schema: T) {
-  return { 200: schema, '4xx': errorResponse, '5xx': errorResponse } as const;
+/** A row a conflict names whose shape the answer does not say (a delete's, a bulk call's). */
+const someRow = z.looseObject({ id: z.number().int(), version });
+
+/**
+ * A route's answers: `schema` on success, the error shape otherwise (validated and documented).
+ * A change (an answer with a `message`) may also answer API.md's version conflict: a 409
+ * with the row as it is now (its `result`'s shape when that is a row with a version). Typed as
+ * the error shape it extends, so a handler's answer stays checked against `schema`.
+ */
+export function answers<T extends z.ZodType>(
+  schema: T,
+): { 200: T; 409: typeof errorResponse; '4xx': typeof errorResponse; '5xx': typeof errorResponse } {
+  const shape = schema instanceof z.ZodObject ? schema.shape : {};
+  const result: unknown = 'result' in shape ? shape.result : undefined;
+  let conflict = errorResponse;
+  if ('message' in shape) {
+    const row = result instanceof z.ZodObject && 'version' in result.shape ? result : someRow;
+    conflict = versionConflict(row);
+  }
+  return { 200: schema, 409: conflict, '4xx': errorResponse, '5xx': errorResponse };
 }
 
 type JsonObject = { [key: string]: unknown };

@@ -6,13 +6,14 @@
  * `record` with the before and after rows. The guard below makes a forgotten call loud.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AuditAction, AuditArea, AuditChange } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { errorBody } from '../../http/errors.ts';
+import { AREA_VERSION_TABLES, checkVersions } from '../../http/versions.ts';
 import { announceChanges } from '../../events/announce.ts';
 
 export type AuditRow = Record<string, unknown>;
@@ -33,8 +34,11 @@ declare module 'fastify' {
 
 /** Fields never written to the log with their values: only their name, as `redacted`. */
 const SECRET = /password|token|secret|session/i;
-/** Fields that say nothing of their own: the row's id and times (the entry has its own time). */
-const UNTRACKED = new Set(['id', 'createdAt', 'updatedAt']);
+/**
+ * Fields that say nothing of their own: the row's id, version and times (the entry has its own
+ * time).
+ */
+const UNTRACKED = new Set(['id', 'version', 'createdAt', 'updatedAt']);
 
 function same(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -86,6 +90,15 @@ export async function record(
   const list: readonly AuditEntryInput[] = isList(entries) ? entries : [entries];
   request.audited = true;
   if (list.length === 0) return;
+  checkVersions(
+    request,
+    list.flatMap((e) =>
+      e.before && e.rowId !== null && e.area in AREA_VERSION_TABLES
+        ? [{ area: e.area, rowId: e.rowId, version: e.before.version }]
+        : [],
+    ),
+  );
+  await moveUnmovedVersions(trx, list);
   const at = now();
   const inserted = await trx
     .insertInto('auditLog')
@@ -116,6 +129,32 @@ export async function record(
     })),
   );
 }
+
+/**
+ * Moves the version of each changed row that its change did not move itself: a change of rows
+ * of another table only (a user's details, a staff member's grants). Every UPDATE of the row's
+ * own table moves it already (db/versions.ts). Keeps `after` telling the new version.
+ */
+async function moveUnmovedVersions(trx: Db, list: readonly AuditEntryInput[]) {
+  const byTable = new Map<VersionTable, AuditEntryInput[]>();
+  for (const e of list) {
+    const table = AREA_VERSION_TABLES[e.area as keyof typeof AREA_VERSION_TABLES];
+    if (!table || !e.before || !e.after || e.rowId === null) continue;
+    if (e.before.version !== e.after.version) continue;
+    if (diff(e.before, e.after).length === 0 && !e.changes?.length) continue;
+    byTable.set(table, [...(byTable.get(table) ?? []), e]);
+  }
+  for (const [table, moved] of byTable) {
+    const ids = moved.map((e) => e.rowId as number);
+    await (trx as unknown as Kysely<Record<VersionTable, { id: number; version: number }>>)
+      .updateTable(table)
+      .set('version', sql<number>`version + 1`)
+      .where('id', 'in', ids)
+      .execute();
+    for (const e of moved) e.after = { ...e.after, version: Number(e.after!.version) + 1 };
+  }
+}
+type VersionTable = (typeof AREA_VERSION_TABLES)[keyof typeof AREA_VERSION_TABLES];
 
 /** The rows `ids` of `table` as they are now, by id (what `diff` compares). */
 export async function snapshots(
@@ -176,6 +215,11 @@ export async function audited<T>(
     await lockTarget(trx, target, known);
     const read = reader(target.table);
     const before = await read(trx, known);
+    // A stale change stops before it writes (`record` checks again for changes it records alone).
+    checkVersions(
+      request,
+      [...before].map(([rowId, row]) => ({ area: target.area, rowId, version: row.version })),
+    );
     const result = await write(trx);
     const ids = typeof target.ids === 'function' ? target.ids(result) : target.ids;
     const after = await read(trx, ids);

@@ -18,6 +18,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
@@ -30,6 +31,7 @@ import { requireMasterApp } from '../master-apps/lookup.ts';
 const FOLDER = 'banners';
 const COLUMNS = [
   'b.id',
+  'b.version',
   'b.image',
   'b.status',
   'b.link',
@@ -76,6 +78,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.bannerNotFound);
     return toBanner(row);
   }
+  registerVersioned(app, 'banners', { thing: 'Banner', things: 'banners', read: findBanner });
 
   app.post(
     PATHS.bannerCreate(':masterAppId'),

@@ -18,6 +18,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
@@ -30,6 +31,7 @@ import { upload } from '../../media/uploads.ts';
 const FOLDER = 'blogs';
 const COLUMNS = [
   'id',
+  'version',
   'title',
   'author',
   'popular',
@@ -72,6 +74,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.blogNotFound);
     return toBlog(row);
   }
+  registerVersioned(app, 'blogs', { thing: 'Blog', things: 'blogs', read: findBlog });
 
   /** The blog text as stored: sanitised, and still showing something. */
   function cleanDesc(html: string): string {

@@ -23,8 +23,9 @@ import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
+import { registerVersioned } from '../../http/versions.ts';
 
-const COLUMNS = ['id', 'name', 'downloadCount', 'status', 'createdAt'] as const;
+const COLUMNS = ['id', 'version', 'name', 'downloadCount', 'status', 'createdAt'] as const;
 
 export const CATEGORIES_LIST = defineList({
   name: 'categories',
@@ -40,6 +41,12 @@ export const CATEGORIES_LIST = defineList({
 
 const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists } = app.ctx;
+  registerVersioned(app, 'categories', {
+    thing: 'Category',
+    things: 'categories',
+    read: (id) =>
+      db.selectFrom('categories').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
+  });
 
   /** Runs a write whose only expected failure is a taken name. */
   async function uniqueName<T>(write: () => Promise<T>): Promise<T> {

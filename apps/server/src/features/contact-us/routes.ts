@@ -16,7 +16,16 @@ import { answers } from '../../http/schemas.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 
-const COLUMNS = ['id', 'fName', 'lName', 'email', 'phoneNumber', 'query', 'createdAt'] as const;
+const COLUMNS = [
+  'id',
+  'version',
+  'fName',
+  'lName',
+  'email',
+  'phoneNumber',
+  'query',
+  'createdAt',
+] as const;
 
 export const CONTACT_US_LIST = defineList({
   name: 'contact_us',

@@ -15,13 +15,14 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 
-const COLUMNS = ['id', 'question', 'answer', 'createdAt'] as const;
+const COLUMNS = ['id', 'version', 'question', 'answer', 'createdAt'] as const;
 
 export const FAQS_LIST = defineList({
   name: 'faqs',
@@ -37,6 +38,11 @@ export const FAQS_LIST = defineList({
 
 const faqRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists } = app.ctx;
+  registerVersioned(app, 'faqs', {
+    thing: 'FAQ',
+    things: 'FAQs',
+    read: (id) => db.selectFrom('faqs').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
+  });
 
   app.post(
     PATHS.faqCreate,

@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 
 /** A master app as its list shows it. */
-export const COLUMNS = ['id', 'name', 'createdAt'] as const;
+export const COLUMNS = ['id', 'version', 'name', 'createdAt'] as const;
 
 /** Master apps as their list shows them (the bench's floor runs this query too). */
 export const selectMasterApps = (db: Db) => db.selectFrom('masterApps').select(COLUMNS);

@@ -14,6 +14,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -35,6 +36,11 @@ export const MASTER_APPS_LIST = defineList({
 
 const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists } = app.ctx;
+  registerVersioned(app, 'masterApps', {
+    thing: 'Master app',
+    things: 'master apps',
+    read: (id) => selectMasterApps(db).where('id', '=', id).executeTakeFirst(),
+  });
 
   /** Runs a write whose only expected failure is a taken name. */
   async function uniqueName<T>(write: () => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -29,6 +30,7 @@ import { upload } from '../../media/uploads.ts';
 const FOLDER = 'notifications';
 const COLUMNS = [
   'n.id',
+  'n.version',
   'n.masterAppId',
   'n.accountId',
   'n.title',
@@ -78,6 +80,11 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.notificationNotFound);
     return toNotification(row);
   }
+  registerVersioned(app, 'notifications', {
+    thing: 'Notification',
+    things: 'notifications',
+    read: findNotification,
+  });
 
   app.post(
     PATHS.notificationCreate,

@@ -14,6 +14,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
@@ -24,6 +25,7 @@ import { defineList } from '../../db/lists.ts';
 
 const COLUMNS = [
   'p.id',
+  'p.version',
   'p.title',
   'p.desc',
   'p.updatedAt',
@@ -65,6 +67,7 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.pageNotFound);
     return toPage(row);
   }
+  registerVersioned(app, 'pages', { thing: 'Page', things: 'pages', read: findPage });
 
   app.get(
     PATHS.pageList,

@@ -25,6 +25,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, updateAudited } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
@@ -72,6 +73,7 @@ export const selectPosters = (d: Db) =>
     .leftJoin('specialDays as sd', 'sd.id', 'p.specialDayId')
     .select([
       'p.id',
+      'p.version',
       'p.masterAppId',
       'p.categoryId',
       'p.specialDayId',
@@ -107,6 +109,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
   // list of twenty posters (measured with --cpu-prof).
   const toPoster = (row: Row): Poster => ({
     id: row.id,
+    version: row.version,
     masterAppId: row.masterAppId,
     categoryId: row.categoryId,
     specialDayId: row.specialDayId,
@@ -135,6 +138,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.posterNotFound);
     return toPoster(row);
   }
+  registerVersioned(app, 'posters', { thing: 'Poster', things: 'posters', read: findPoster });
 
   /** The category, special day and (for one app) master app a new poster names, or a 404. */
   async function requireReferences(categoryId: number, body: PosterCreateFields, appId?: number) {

@@ -21,6 +21,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -34,6 +35,7 @@ import { requireMasterApp } from '../master-apps/lookup.ts';
 const FOLDER = 'settings';
 const COLUMNS = [
   's.id',
+  's.version',
   's.title',
   's.userDomain',
   's.adminDomain',
@@ -75,6 +77,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const toSettings = (row: Row): Settings => ({
     id: row.id,
+    version: row.version,
     title: row.title,
     user_domain: row.userDomain,
     admin_domain: row.adminDomain,
@@ -89,6 +92,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.settingsNotFound);
     return toSettings(row);
   }
+  registerVersioned(app, 'settings', { thing: 'Settings', things: 'settings', read: findSettings });
 
   const alreadyExists = () =>
     new HttpError(409, MESSAGES.settingsExist, {

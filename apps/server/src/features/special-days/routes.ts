@@ -21,6 +21,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
@@ -29,7 +30,17 @@ import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { defineList } from '../../db/lists.ts';
 import calendarRoutes from './calendar.ts';
 
-const COLUMNS = ['id', 'name', 'month', 'day', 'year', 'status', 'createdAt', 'updatedAt'] as const;
+const COLUMNS = [
+  'id',
+  'version',
+  'name',
+  'month',
+  'day',
+  'year',
+  'status',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -73,6 +84,12 @@ export const SPECIAL_DAYS_LIST = defineList({
 
 const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, dialect } = app.ctx;
+  registerVersioned(app, 'specialDays', {
+    thing: 'Special day',
+    things: 'special days',
+    read: (id) =>
+      db.selectFrom('specialDays').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
+  });
   await app.register(calendarRoutes);
 
   app.post(

@@ -36,6 +36,7 @@ import { lockStaffAndMenus } from '../accounts/service.ts';
 import type { FastifyRequest } from 'fastify';
 import { audited, auditedCreate, type AuditRow, type RowsReader } from '../audit/record.ts';
 import { permissionGroups, selectEntries, toEntry } from './permissions.ts';
+import { registerVersioned } from '../../http/versions.ts';
 
 const menuRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, dialect } = app.ctx;
@@ -60,7 +61,13 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       .orderBy('m.name')
       .orderBy('p.id')
       .execute();
-    const grants = new Map<number, AuditRow>();
+    // Each account's version too: a change of grants moves it (audit/record.ts).
+    const accounts = await trx
+      .selectFrom('accounts')
+      .select(['id', 'version'])
+      .where('id', 'in', ids)
+      .execute();
+    const grants = new Map<number, AuditRow>(accounts.map((a) => [a.id, { version: a.version }]));
     for (const row of rows) {
       const held = grants.get(row.accountId) ?? {};
       grants.set(row.accountId, held);
@@ -82,6 +89,16 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     }) as const;
   const menuTarget = (action: AuditAction, id?: number) =>
     ({ area: 'menus', table: 'menus', action, ids: id === undefined ? [] : [id] }) as const;
+  registerVersioned(app, 'menus', {
+    thing: 'Menu',
+    things: 'menus',
+    read: (id) =>
+      db
+        .selectFrom('menus')
+        .select(['id', 'version', 'name', 'title'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+  });
 
   async function requireStaff(accountId: number) {
     const row = await db
@@ -116,7 +133,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
           const menu = await trx
             .insertInto('menus')
             .values({ name, title, builtIn: false, createdAt: at, updatedAt: at })
-            .returning(['id', 'name', 'title'])
+            .returning(['id', 'version', 'name', 'title'])
             .executeTakeFirstOrThrow();
           await trx
             .insertInto('userPermissions')
@@ -156,7 +173,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { limit, offset, keyword } = request.query;
-      let q = db.selectFrom('menus').select(['id', 'name', 'title']);
+      let q = db.selectFrom('menus').select(['id', 'version', 'name', 'title']);
       if (keyword) {
         const pattern = dialect.containsPattern(keyword);
         q = q.where((eb) =>
@@ -202,7 +219,7 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
               updatedAt: now(),
             })
             .where('id', '=', id)
-            .returning(['id', 'name', 'title'])
+            .returning(['id', 'version', 'name', 'title'])
             .executeTakeFirst(),
         ),
       );
@@ -295,7 +312,8 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       path,
       {
-        config: { access: access.superAdmin },
+        // The path names a permission row, which has no version (its staff member's has).
+        config: { access: access.superAdmin, ifMatch: false },
         schema: {
           tags: ['permissions'],
           summary: 'Grants (true) or revokes (false) one permission row',

@@ -38,7 +38,7 @@ export const toEntry = ({ permissionName, status, ...row }: EntryRow): Permissio
 /** One group per menu (by id), each with the account's rows on it. */
 export async function permissionGroups(db: Db, accountId: number): Promise<MenuPermissionGroup[]> {
   const [menus, rows] = await Promise.all([
-    db.selectFrom('menus').select(['id', 'name', 'title']).orderBy('id').execute(),
+    db.selectFrom('menus').select(['id', 'version', 'name', 'title']).orderBy('id').execute(),
     selectEntries(db).where('up.accountId', '=', accountId).execute(),
   ]);
   const byMenu = new Map<number, PermissionEntry[]>();

@@ -24,6 +24,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
@@ -41,11 +42,21 @@ const TAGS = ['staff'];
 const selectStaff = (db: Db) =>
   db
     .selectFrom('accounts as a')
-    .select(['a.id', 'a.phoneNumber', 'a.roles', 'a.status', 'a.createdAt', 'a.name', 'a.email'])
+    .select([
+      'a.id',
+      'a.version',
+      'a.phoneNumber',
+      'a.roles',
+      'a.status',
+      'a.createdAt',
+      'a.name',
+      'a.email',
+    ])
     .where('a.role', '=', 'STAFF');
 
 type StaffRow = {
   id: number;
+  version: number;
   phoneNumber: string | null;
   roles: string | null;
   status: Status;
@@ -85,6 +96,11 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.staffNotFound);
     return toStaff(row);
   }
+  registerVersioned(app, 'staff', {
+    thing: 'Staff member',
+    things: 'staff members',
+    read: findStaff,
+  });
 
   /**
    * Refuses (409, naming the field) an email or phone number that another back-office account

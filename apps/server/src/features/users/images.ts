@@ -33,6 +33,7 @@ import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
 import { ownedLists, requireUser } from './routes.ts';
+import { registerVersioned } from '../../http/versions.ts';
 
 const FOLDER = 'user-images';
 const MENU = 'users';
@@ -42,6 +43,7 @@ const selectImages = (d: Db) =>
     .selectFrom('userImages as i')
     .select([
       'i.id',
+      'i.version',
       'i.accountId',
       'i.kind',
       'i.defNum',
@@ -96,6 +98,14 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.imageNotFound);
     return row;
   }
+  registerVersioned(app, 'userImages', {
+    thing: 'Image',
+    things: 'images',
+    read: async (id) => {
+      const row = await selectImages(db).where('i.id', '=', id).executeTakeFirst();
+      return row && toImage(row);
+    },
+  });
 
   /** Runs `write`; a number the user already has for the kind is a 409. */
   async function uniqueNumber<T>(write: () => Promise<T>): Promise<T> {

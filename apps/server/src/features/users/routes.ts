@@ -45,6 +45,7 @@ import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { upload } from '../../media/uploads.ts';
 import type { FastifyRequest } from 'fastify';
 import { audited, snapshots, type AuditRow, type AuditTarget } from '../audit/record.ts';
+import { registerVersioned } from '../../http/versions.ts';
 
 const FOLDER = 'users';
 const MENU = 'users';
@@ -57,6 +58,7 @@ export const selectUsers = (d: Db) =>
     .leftJoin('userDetails as d', 'd.accountId', 'a.id')
     .select([
       'a.id',
+      'a.version',
       'a.phoneNumber',
       'a.status',
       'a.dateLimit',
@@ -181,6 +183,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const toUser = (row: Row): User => ({
     id: row.id,
+    version: row.version,
     phoneNumber: row.phoneNumber ?? '',
     status: row.status,
     dateLimit: row.dateLimit,
@@ -209,6 +212,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.userNotFound);
     return toUser(row);
   }
+  registerVersioned(app, 'users', { thing: 'User', things: 'users', read: findUser });
 
   async function requireApp(trx: Db, id: number) {
     const found = await trx

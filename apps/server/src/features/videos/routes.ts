@@ -34,6 +34,7 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
+import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
@@ -69,6 +70,7 @@ export const selectVideos = (d: Db) =>
     .innerJoin('masterApps as m', 'm.id', 'v.masterAppId')
     .select([
       'v.id',
+      'v.version',
       'v.masterAppId',
       'v.video',
       'v.position',
@@ -110,6 +112,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.videoNotFound);
     return toVideo(row);
   }
+  registerVersioned(app, 'videos', { thing: 'Video', things: 'videos', read: findVideo });
 
   app.post(
     PATHS.videoCreate,
