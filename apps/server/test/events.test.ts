@@ -71,6 +71,16 @@ describe('GET events', () => {
     stream.close();
   });
 
+  it('answers a HEAD with the head alone', async () => {
+    const res = await fetch(`${base}/events`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${s.adminToken}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await res.text()).toBe('');
+  });
+
   it('needs a token, and refuses a malformed Last-Event-ID naming it', async () => {
     const none = await fetch(`${base}/events`);
     expect(none.status).toBe(401);

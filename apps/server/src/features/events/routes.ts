@@ -73,8 +73,6 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.events,
     {
       config: { access: access.signedIn, streaming: true },
-      // A HEAD would open a stream with no body, forever.
-      exposeHeadRoute: false,
       schema: {
         tags: ['events'],
         summary: 'The event stream: changes and presence in the areas the account may view',
@@ -106,6 +104,11 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         // nginx would otherwise hold events in its buffer.
         'x-accel-buffering': 'no',
       });
+      // A HEAD asks for the head alone: a stream without a body would never end.
+      if (request.method === 'HEAD') {
+        reply.raw.end();
+        return;
+      }
       await eventStreams.open(
         request.raw,
         reply.raw,
