@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
 import { multipart, startServer } from './harness.ts';
 import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
+import { afterCommit, inTransaction } from '../src/db/transaction.ts';
+import { decode, encode, type BusMessage } from '../src/events/bus.ts';
 import { images } from './images.ts';
 
 const PRESENCE_TTL_SECONDS = 2;
@@ -47,10 +49,12 @@ afterAll(() => streams.forEach((st) => st.close()));
 
 describe('GET events', () => {
   it('answers a stream that starts with where it resumes from, and nothing from the past', async () => {
-    await createCategory('Before The Stream');
     // Heard by this instance (on PostgreSQL through LISTEN) before the stream opens: a change
-    // committed just before may still come, which is harmless.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // committed just before it opens may still come, which is harmless.
+    const earlier = track(await ready(s.adminToken));
+    const before = await createCategory('Before The Stream');
+    await earlier.waitFor(change('category', 'created', before));
+    earlier.close();
     const stream = track(await ready(s.adminToken));
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-cache');
@@ -65,6 +69,16 @@ describe('GET events', () => {
     expect(stream.blocks[1]).toEqual({ id: String(newest.id) });
     expect(stream.events()).toEqual([]);
     stream.close();
+  });
+
+  it('answers a HEAD with the head alone', async () => {
+    const res = await fetch(`${base}/events`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${s.adminToken}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await res.text()).toBe('');
   });
 
   it('needs a token, and refuses a malformed Last-Event-ID naming it', async () => {
@@ -84,16 +98,17 @@ describe('GET events', () => {
   it('tells of a create, a rename and a delete, with who did it', async () => {
     const stream = track(await ready(s.adminToken));
     const id = await createCategory('Live Category');
-    expect((await api('PATCH', `/category/${id}`, { name: 'Live Renamed' })).statusCode).toBe(200);
+    const renamed = await api('PATCH', `/category/${id}`, { name: 'Live Renamed' });
+    expect(renamed.statusCode).toBe(200);
+    const version = renamed.json().result.version as number;
     expect((await api('DELETE', `/category/remove/${id}`)).statusCode).toBe(200);
     await stream.waitFor(change('category', 'deleted', id));
     const events = stream.events('change').filter((e) => e.data.id === id);
     expect(events.map((e) => e.data.action)).toEqual(['created', 'changed', 'deleted']);
     const by = { id: s.adminId, name: 'admin@test.local' };
-    for (const e of events) {
-      expect(e.data).toMatchObject({ area: 'category', id, by });
-      expect(e.data).toHaveProperty('version');
-    }
+    for (const e of events) expect(e.data).toMatchObject({ area: 'category', id, by });
+    // "Row N is now version V": the rename's version; the delete names the version it removed.
+    expect(events.map((e) => e.data.version)).toEqual([version - 1, version, version]);
     // Event ids are the audit entries', rising.
     const ids = events.map((e) => Number(e.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -199,7 +214,15 @@ describe('GET events', () => {
     const resumed = track(await openStream(base, s.adminToken, { 'last-event-id': seenEvent.id! }));
     expect(resumed.status).toBe(200);
     for (const id of missed) await resumed.waitFor(change('category', 'created', id));
+    // Replayed with the row's version as it is now (the log keeps none).
+    const row = await s.ctx.db
+      .selectFrom('categories')
+      .select('version')
+      .where('id', '=', missed[0]!)
+      .executeTakeFirstOrThrow();
     const replayed = resumed.events('change').map((e) => e.data.id);
+    const firstReplayed = resumed.events('change').find((e) => e.data.id === missed[0]);
+    expect(firstReplayed?.data.version).toBe(row.version);
     expect(replayed).not.toContain(seen);
     expect(replayed).not.toContain(older);
     // Live events follow the replay.
@@ -345,5 +368,55 @@ describe('presence', () => {
       payload: { area: 'faqs', id: 1 },
     });
     expect(unsigned.statusCode).toBe(401);
+  });
+});
+
+describe('afterCommit', () => {
+  it('runs once the outermost transaction commits, never after a rollback', async () => {
+    const ran: string[] = [];
+    await inTransaction(s.ctx.db, async (trx) => {
+      afterCommit(trx, () => ran.push('outer'));
+      await inTransaction(trx, async (nested) => {
+        afterCommit(nested, () => ran.push('nested'));
+      });
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['outer', 'nested']);
+
+    await expect(
+      inTransaction(s.ctx.db, async (trx) => {
+        afterCommit(trx, () => ran.push('rolled back'));
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(ran).toEqual(['outer', 'nested']);
+
+    // Outside a transaction each statement has committed already: at once.
+    afterCommit(s.ctx.db, () => ran.push('at once'));
+    expect(ran).toEqual(['outer', 'nested', 'at once']);
+  });
+});
+
+describe('the bus message on the wire', () => {
+  it('splits a 500-row call under PostgreSQL’s 8,000-byte payload limit, and reads back', () => {
+    const message: BusMessage = {
+      kind: 'changes',
+      by: { id: 7, name: 'Ásha with a long name '.repeat(4) },
+      changes: Array.from({ length: 500 }, (_, i) => ({
+        id: 1_000_000 + i,
+        area: 'posters' as const,
+        action: 'changed' as const,
+        rowId: 2_000_000 + i,
+        version: i % 2 ? 123_456 : null,
+      })),
+    };
+    const payloads = encode(message);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    const back = payloads.map(decode);
+    expect(back.flatMap((m) => (m.kind === 'changes' ? m.changes : []))).toEqual(message.changes);
+    for (const m of back) expect(m).toMatchObject({ kind: 'changes', by: message.by });
+    const presence: BusMessage = { kind: 'presence', area: 'poster', rowId: 3 };
+    expect(encode(presence).map(decode)).toEqual([presence]);
   });
 });

@@ -9,13 +9,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   eventAreaOf,
   type AuditArea,
-  type AuditChange,
   type ChangeEventData,
   type EventAccount,
   type EventAction,
   type EventArea,
 } from '@master-admin/contract';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { AREA_VERSION_TABLES } from '../http/versions.ts';
 import type { BusListener, BusMessage, ChangeNote, EventBus } from './bus.ts';
 import { displayName, type Presence, type RowPresence } from './presence.ts';
 
@@ -218,8 +219,8 @@ export class EventStreams {
       },
     };
     this.#unsubscribe = this.#deps.bus.subscribe(listener);
-    const { heartbeatMs, checkMs } = this.#deps.options;
-    const heartbeat = setInterval(() => this.#heartbeat(), Math.min(heartbeatMs, 5_000));
+    const { checkMs } = this.#deps.options;
+    const heartbeat = setInterval(() => this.#heartbeat(), this.#heartbeatTick);
     const check = setInterval(() => {
       if (!this.#checkRunning) void this.#checkAccess();
     }, checkMs);
@@ -294,8 +295,17 @@ export class EventStreams {
     }
   }
 
+  /** How often the heartbeat timer looks for silent streams. */
+  get #heartbeatTick() {
+    return Math.min(this.#deps.options.heartbeatMs, 5_000);
+  }
+
+  /**
+   * A comment line to each stream that would otherwise stay silent past the heartbeat before the
+   * next tick.
+   */
   #heartbeat() {
-    const due = Date.now() - this.#deps.options.heartbeatMs + 1_000;
+    const due = Date.now() - (this.#deps.options.heartbeatMs - this.#heartbeatTick);
     for (const stream of this.#streams) {
       if (stream.lastWrite <= due) stream.write(PING_TEXT);
     }
@@ -398,15 +408,18 @@ async function replay(db: Db, access: StreamAccess, lastEventId: number | undefi
     .limit(REPLAY_MAX_ENTRIES + 1)
     .execute();
   if (rows.length > REPLAY_MAX_ENTRIES) return RESET_TEXT;
+  const versions = await versionsNow(db, rows);
   let text = '';
   for (const row of rows) {
     const by = { id: row.accountId, name: displayName({ ...row, id: row.accountId }) };
+    const area = row.area as AuditArea;
+    const table = AREA_VERSION_TABLES[area as keyof typeof AREA_VERSION_TABLES];
     const change: ChangeNote = {
       id: row.id,
-      area: row.area as AuditArea,
+      area,
       action: eventAction(row.action),
       rowId: row.rowId,
-      version: versionIn(row.changes),
+      version: (table && versions.get(`${table}/${row.rowId}`)) ?? null,
     };
     const event = toEvent(change, by);
     if (event && mayView(access, event.area)) text += changeText(row.id, event);
@@ -414,12 +427,38 @@ async function replay(db: Db, access: StreamAccess, lastEventId: number | undefi
   return text;
 }
 
-/** The row's version after a logged change, from the entry's field changes (null: none). */
-function versionIn(changes: string): number | null {
-  const version = (JSON.parse(changes) as AuditChange[]).find((c) => c.field === 'version');
-  const value = version?.new ?? version?.old;
-  return typeof value === 'number' ? value : null;
+/**
+ * The versions the replayed rows have now, by "table/id" (the log does not keep versions): a
+ * replayed event tells the row as it is now, which is what the client will fetch; a row that is
+ * gone has none (null).
+ */
+async function versionsNow(db: Db, rows: ReadonlyArray<{ area: string; rowId: number | null }>) {
+  const ids = new Map<VersionTable, Set<number>>();
+  for (const { area, rowId } of rows) {
+    const table = AREA_VERSION_TABLES[area as keyof typeof AREA_VERSION_TABLES];
+    if (!table || rowId === null) continue;
+    let set = ids.get(table);
+    if (!set) ids.set(table, (set = new Set()));
+    set.add(rowId);
+  }
+  const found = new Map<string, number>();
+  // Any versioned table: each has an id and a version.
+  const tables = db as unknown as Kysely<Record<VersionTable, { id: number; version: number }>>;
+  for (const [table, set] of ids) {
+    const all = [...set];
+    for (let i = 0; i < all.length; i += CHECK_CHUNK) {
+      const current = await tables
+        .selectFrom(table)
+        .select(['id', 'version'])
+        .where('id', 'in', all.slice(i, i + CHECK_CHUNK))
+        .execute();
+      for (const row of current) found.set(`${table}/${row.id}`, Number(row.version));
+    }
+  }
+  return found;
 }
+
+type VersionTable = (typeof AREA_VERSION_TABLES)[keyof typeof AREA_VERSION_TABLES];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,8 +13,8 @@ import type { Database } from '../../db/schema.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { errorBody } from '../../http/errors.ts';
-import { announceChanges } from '../../events/announce.ts';
 import { AREA_VERSION_TABLES, checkVersions } from '../../http/versions.ts';
+import { announceChanges } from '../../events/announce.ts';
 
 export type AuditRow = Record<string, unknown>;
 

@@ -35,7 +35,7 @@ const STREAM_DESCRIPTION = [
   '- `event: change`, with `id: <audit entry id>` and `data: { area, action, id, version, by: ' +
     '{ id, name } }`: row `id` of `area` (a menu name: `poster`, `users` …) was created, changed ' +
     'or deleted by `by` (`name`: the account’s name, else its email) and is now at `version` ' +
-    '(null before the row had one; on a delete, the version it had). Only the areas the ' +
+    '(on a delete, the version it had; null for a row without one). Only the areas the ' +
     'account may view (VIEW on the menu; `staff`: SUPER_ADMIN only); sign-ins yield none. ' +
     'Events come after their change has committed, in commit order.',
   '- `event: presence`, `data: { area, id, editors: [{ id, name }] }`: who is editing that row ' +
@@ -54,7 +54,9 @@ const STREAM_DESCRIPTION = [
     'Entry ids are taken before commit, so on PostgreSQL a lower id may commit just after a ' +
     `higher one: the replay also sends the entries of the ${REPLAY_SLACK_MS / 1000} s before ` +
     'the id given, and a client drops ids it has already had (an event says "row N is now ' +
-    'version V": a repeat is harmless). Malformed `Last-Event-ID` → 400.',
+    'version V": a repeat is harmless). A replayed event carries the row’s version now (null ' +
+    'once it is gone): the log keeps no versions, and now is what a refetch would read. ' +
+    'Malformed `Last-Event-ID` → 400.',
   '',
   'The stream ends when its session does (sign-out, revocation, expiry, the account no longer ' +
     'active: checked within a few seconds, and at once after a change of sessions, grants or ' +
@@ -71,8 +73,6 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.events,
     {
       config: { access: access.signedIn, streaming: true },
-      // A HEAD would open a stream with no body, forever.
-      exposeHeadRoute: false,
       schema: {
         tags: ['events'],
         summary: 'The event stream: changes and presence in the areas the account may view',
@@ -104,6 +104,11 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         // nginx would otherwise hold events in its buffer.
         'x-accel-buffering': 'no',
       });
+      // A HEAD asks for the head alone: a stream without a body would never end.
+      if (request.method === 'HEAD') {
+        reply.raw.end();
+        return;
+      }
       await eventStreams.open(
         request.raw,
         reply.raw,
