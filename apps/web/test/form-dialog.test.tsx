@@ -180,7 +180,11 @@ describe('the form dialog', () => {
     await screen.findByLabelText('Current password', { selector: 'input' });
     void router.navigate('/faqs');
     await waitFor(() => expect(router.state.location.pathname).toBe('/faqs'));
+    // Shown, not only routed: typing into the profile screen still on show while the move to
+    // /faqs renders would be lost when it lands.
+    await screen.findByRole('heading', { name: 'FAQs', level: 2 });
     void router.navigate('/profile');
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'FAQs' })).toBeNull());
     await userEvent.type(
       await screen.findByLabelText('Current password', { selector: 'input' }),
       'half',
