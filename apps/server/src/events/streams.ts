@@ -240,6 +240,11 @@ export class EventStreams {
     lastEventId: number | undefined,
   ) {
     const stream = new EventStream(res, session.sessionId, session.access);
+    if (this.#closing) {
+      // Closed while the route read the session: not kept, or it would hold the close up.
+      stream.endConnection();
+      return;
+    }
     this.#streams.add(stream);
     this.#deps.onCount?.(this.#streams.size);
     const forget = () => {
