@@ -116,8 +116,8 @@ const presenceText = (row: RowPresence) => `event: presence\ndata: ${JSON.string
 const RESET_TEXT = 'event: reset\ndata: {}\n\n';
 const PING_TEXT = ': ping\n\n';
 
-/** One open stream: its socket, its session and what it may see. */
-class EventStream {
+/** One open stream: its socket, its session and what it may see (exported for its test). */
+export class EventStream {
   readonly res: ServerResponse;
   readonly sessionId: string;
   access: StreamAccess;
