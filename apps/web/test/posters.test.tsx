@@ -9,6 +9,7 @@ const image = (id: number) =>
 
 const poster = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   masterAppId: 2,
   categoryId: 3,
   specialDayId: 5,
@@ -32,6 +33,7 @@ const poster = (id: number, overrides: Record<string, unknown> = {}) => ({
 
 const category = (id: number, name: string) => ({
   id,
+  version: 1,
   name,
   downloadCount: 0,
   status: 'ACTIVE',

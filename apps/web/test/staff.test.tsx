@@ -7,6 +7,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const staffRow = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   phoneNumber: '+919876500001',
   roles: 'Editor',
   status: 'ACTIVE',

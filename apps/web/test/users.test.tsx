@@ -9,6 +9,7 @@ const media = (n: number) => `/media/users/ab/${'c'.repeat(62)}${String(n).padSt
 
 const image = (id: number, defNum: number, extra: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   accountId: 7,
   defNum,
   image: media(id),

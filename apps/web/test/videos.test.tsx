@@ -9,6 +9,7 @@ const hash = (id: number) => `${'d'.repeat(62)}${String(id).padStart(2, '0')}`;
 
 const video = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   masterAppId: 2,
   video_id: hash(id),
   library_id: 'local',
