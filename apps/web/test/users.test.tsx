@@ -352,6 +352,7 @@ describe("the user's page", () => {
           result: [
             {
               id: 31,
+              version: 1,
               masterAppId: 2,
               categoryId: 3,
               specialDayId: null,
@@ -456,6 +457,7 @@ describe('a poster previewed as a user', () => {
           result: [
             {
               id: 31,
+              version: 1,
               masterAppId: 2,
               categoryId: 3,
               specialDayId: null,

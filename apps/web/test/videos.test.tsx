@@ -161,7 +161,7 @@ describe('videos', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE' });
+    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE', versions: { 7: 1, 8: 1 } });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull());
     expect(
       await screen.findByRole('button', { name: 'Status of video #7: Deactivated. Change' }),
@@ -199,7 +199,7 @@ describe('videos', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Video deleted successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 9] });
+    expect(body).toEqual({ ids: [7, 9], versions: { 7: 1, 9: 1 } });
     await waitFor(() => expect(screen.queryByLabelText('Video #7')).toBeNull());
     expect(screen.getByLabelText('Video #8')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull();

@@ -24,6 +24,7 @@ import type { z } from 'zod';
 import { conflictOf, type Conflict } from '../lib/api';
 import { draftStorageKey, drafts, type Draft, type DraftKey } from '../lib/drafts';
 import { markFieldErrors } from '../lib/form-errors';
+import { conflictText } from '../lib/mutation';
 import { markShown, toastError } from '../lib/toast';
 import { usePhone } from '../lib/phone';
 import { ConflictPanel, DraftNotice, type ConflictField } from './ConflictPanel';
@@ -274,7 +275,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
           setShown({ conflict, fields: differing(conflict, openedWith) });
         } else {
           markFieldErrors(err, form.setError);
-          toastError(err, labels.current);
+          // A bulk call's conflict: its toast says which rows and that the list is refreshed.
+          toastError(err, labels.current, conflict ? conflictText(err) : undefined);
         }
         unlock();
       }
