@@ -37,7 +37,9 @@ export function valueText(value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number') return JSON.stringify(value) ?? '';
   let text = String(value);
   if (/<[a-z][^>]*>/i.test(text)) {
-    text = new DOMParser().parseFromString(text, 'text/html').body.textContent;
+    // Blocks (paragraphs, list items, headings, line breaks) end in a space, as they read.
+    const spaced = text.replace(/<\/(p|li|h[1-6]|div|blockquote|pre)>|<br\s*\/?>/gi, '$& ');
+    text = new DOMParser().parseFromString(spaced, 'text/html').body.textContent;
   }
   text = text.replace(/\s+/g, ' ').trim();
   if (text === '') return '(empty)';
