@@ -72,6 +72,7 @@ describe('create', () => {
     expect(body.message).toBe(MESSAGES.blogCreated);
     expect(body.result).toEqual({
       id: expect.any(Number),
+      version: 1,
       ...BASE,
       popular: false,
       image: null,

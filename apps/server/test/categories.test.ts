@@ -7,6 +7,7 @@ afterAll(() => s.close());
 
 type Category = {
   id: number;
+  version: number;
   name: string;
   downloadCount: number;
   status: string;
@@ -102,6 +103,7 @@ describe('creating a category', () => {
       message: MESSAGES.categoryCreated,
       result: {
         id: expect.any(Number),
+        version: 1,
         name: 'Good Morning',
         downloadCount: 0,
         status: 'ACTIVE',
@@ -200,7 +202,7 @@ describe('renaming a category', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       message: MESSAGES.categoryUpdated,
-      result: { ...cat, name: 'New Name' },
+      result: { ...cat, name: 'New Name', version: cat.version + 1 },
     });
     expect(await stored(cat.id)).toMatchObject({ name: 'New Name' });
   });
@@ -252,7 +254,7 @@ describe('category status', () => {
     const res = await setStatus(cat.id, { status: 'SUSPENDED' });
     expect(res.json()).toEqual({
       message: MESSAGES.statusUpdated,
-      result: { ...cat, status: 'SUSPENDED' },
+      result: { ...cat, status: 'SUSPENDED', version: cat.version + 1 },
     });
     expect(await stored(cat.id)).toMatchObject({ status: 'SUSPENDED' });
   });

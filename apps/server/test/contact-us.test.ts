@@ -190,6 +190,7 @@ describe('listing enquiries', () => {
     expect(body.result.map((r: Contact) => r.id)).toEqual([newer.id, older.id]);
     expect(body.result[0]).toEqual({
       id: newer.id,
+      version: 1,
       ...VALID,
       fName: 'Newer',
       createdAt: expect.any(String),

@@ -5,7 +5,7 @@ import { startServer } from './harness.ts';
 const s = await startServer();
 afterAll(() => s.close());
 
-type Faq = { id: number; question: string; answer: string; createdAt: string };
+type Faq = { id: number; version: number; question: string; answer: string; createdAt: string };
 
 const create = (payload: unknown, token = s.adminToken, headers: Record<string, string> = {}) =>
   s.api({ method: 'POST', url: '/faqs', token, headers, payload: payload as string });
@@ -54,6 +54,7 @@ describe('creating a FAQ', () => {
       message: MESSAGES.faqCreated,
       result: {
         id: expect.any(Number),
+        version: 1,
         question: 'How do I share a poster?',
         answer: 'Tap Share.',
         createdAt: expect.any(String),
@@ -153,7 +154,7 @@ describe('changing a FAQ', () => {
     expect(q.statusCode, q.body).toBe(200);
     expect(q.json()).toEqual({
       message: MESSAGES.faqUpdated,
-      result: { ...faq, question: 'New question' },
+      result: { ...faq, question: 'New question', version: faq.version + 1 },
     });
     const a = await update(faq.id, { answer: 'New answer', question: '' });
     expect(a.json().result).toMatchObject({ question: 'New question', answer: 'New answer' });

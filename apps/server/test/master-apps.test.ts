@@ -5,7 +5,7 @@ import { startServer } from './harness.ts';
 const s = await startServer();
 afterAll(() => s.close());
 
-type Row = { id: number; name: string; createdAt: string };
+type Row = { id: number; version: number; name: string; createdAt: string };
 
 const create = (payload: unknown, headers: Record<string, string> = {}) =>
   s.api({
@@ -57,7 +57,12 @@ describe('creating a master app', () => {
     const body = res.json();
     expect(body).toEqual({
       message: 'App Created Successfully',
-      result: { id: expect.any(Number), name: 'Json App', createdAt: expect.any(String) },
+      result: {
+        id: expect.any(Number),
+        version: 1,
+        name: 'Json App',
+        createdAt: expect.any(String),
+      },
     });
     expect(new Date(body.result.createdAt).toISOString()).toBe(body.result.createdAt);
     expect(await rowNamed('Json App')).toMatchObject({ id: body.result.id });
@@ -277,7 +282,7 @@ describe('renaming a master app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       message: 'Successfully Updated.',
-      result: { id: row.id, name: 'New Name', createdAt: row.createdAt },
+      result: { id: row.id, version: row.version + 1, name: 'New Name', createdAt: row.createdAt },
     });
     expect(await rowNamed('Old Name')).toBeUndefined();
     expect(await rowNamed('New Name')).toMatchObject({ id: row.id });

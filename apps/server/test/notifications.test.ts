@@ -97,6 +97,7 @@ describe('create', () => {
     expect(body.message).toBe(MESSAGES.notificationCreated);
     expect(body.result).toEqual({
       id: expect.any(Number),
+      version: 1,
       masterAppId: appId,
       accountId: null,
       title: 'Hello',
@@ -262,6 +263,7 @@ describe('list', () => {
       expect(Object.keys(row).sort()).toEqual(
         [
           'id',
+          'version',
           'masterAppId',
           'accountId',
           'title',

@@ -12,7 +12,7 @@ import { valid, type JsonSchema } from './openapi-values.ts';
 
 export type Parameter = {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required?: boolean;
   description?: string;
   schema: JsonSchema;
@@ -28,6 +28,8 @@ export type Request = {
   query: Record<string, unknown>;
   body?: unknown;
   type?: string;
+  /** Request headers beyond the admin's authorization (an If-Match). */
+  headers?: Record<string, string>;
 };
 
 export async function documentClient(s: TestServer) {
@@ -58,6 +60,7 @@ export async function documentClient(s: TestServer) {
     );
     const headers: Record<string, string> = {
       authorization: `Bearer ${await s.tokenFor(adminId)}`,
+      ...request.headers,
     };
     let payload: string | Buffer | undefined;
     if (request.body !== undefined) {

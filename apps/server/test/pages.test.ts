@@ -7,6 +7,7 @@ afterAll(() => s.close());
 
 type PageRow = {
   id: number;
+  version: number;
   title: string;
   desc: string;
   masterApp: { id: number; name: string };
@@ -58,6 +59,7 @@ describe('standard pages', () => {
     for (const page of body.result as PageRow[]) {
       expect(page).toEqual({
         id: expect.any(Number),
+        version: 1,
         title: page.title,
         desc: '',
         masterApp: { id, name: 'Brand new' },
@@ -135,7 +137,12 @@ describe('update', () => {
     expect(title.statusCode, title.body).toBe(200);
     expect(title.json()).toEqual({
       message: MESSAGES.pageUpdated,
-      result: { ...page, title: 'About the app', updatedAt: expect.any(String) },
+      result: {
+        ...page,
+        version: page.version + 1,
+        title: 'About the app',
+        updatedAt: expect.any(String),
+      },
     });
 
     const desc = '<h1>About</h1><p>We make <strong>posters</strong>.</p>';

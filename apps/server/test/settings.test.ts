@@ -93,6 +93,7 @@ describe('create', () => {
     expect(Object.keys(body.result).sort()).toEqual(
       [
         'id',
+        'version',
         'title',
         'user_domain',
         'admin_domain',
@@ -305,6 +306,7 @@ describe('list', () => {
     const row = all.result.find((r: { id: number }) => r.id === b.id);
     expect(row).toEqual({
       id: b.id,
+      version: b.version,
       title: 'Holi DIWALI combo',
       user_domain: 'holi.example',
       admin_domain: null,
@@ -340,6 +342,7 @@ describe('update', () => {
       message: MESSAGES.logoUpdated,
       result: {
         ...row,
+        version: row.version + 1,
         title: 'New title',
         mobile_domain: 'm.example.com',
         updatedAt: res.json().result.updatedAt,

@@ -66,6 +66,7 @@ describe('creating a special day', () => {
       message: MESSAGES.specialDayCreated,
       result: {
         id: expect.any(Number),
+        version: 1,
         name: 'New Year',
         month: 1,
         day: 1,

@@ -62,6 +62,7 @@ describe('creating a staff account', () => {
     expect(message).toBe(MESSAGES.staffCreated);
     expect(result).toEqual({
       id: expect.any(Number),
+      version: 1,
       phoneNumber: body.phoneNumber,
       roles: 'Editor',
       status: 'ACTIVE',
@@ -360,7 +361,7 @@ describe('menus', () => {
     expect(menus.slice(0, BUILT_IN_MENUS.length).map((m: { name: string }) => m.name)).toEqual(
       BUILT_IN_MENUS.map((m) => m.name),
     );
-    expect(Object.keys(menus[0]).sort()).toEqual(['id', 'name', 'title']);
+    expect(Object.keys(menus[0]).sort()).toEqual(['id', 'name', 'title', 'version']);
     const found = (await call('GET', '/menus/all?keyword=SPECIAL')).json();
     expect(found.map((m: { name: string }) => m.name)).toEqual(['specialDay']);
     expect((await call('GET', '/menus/all?limit=2&offset=1')).json()).toEqual(menus.slice(1, 3));
@@ -373,7 +374,7 @@ describe('menus', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       message: MESSAGES.menuCreated,
-      result: { id: expect.any(Number), name: 'reports', title: 'Reports' },
+      result: { id: expect.any(Number), version: 1, name: 'reports', title: 'Reports' },
     });
     const menuId = res.json().result.id;
     const perms = await permsOf(member.id);
@@ -464,7 +465,7 @@ describe('menus', () => {
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toEqual({
       message: MESSAGES.menuUpdated,
-      result: { id: made.id, name: 'drafting', title: 'Drafts' },
+      result: { id: made.id, version: made.version + 1, name: 'drafting', title: 'Drafts' },
     });
     const category = (await call('GET', '/menus/all?keyword=category')).json()[0];
     const retitled = await call('PATCH', `/menus/${category.id}`, { title: 'Poster Categories' });

@@ -91,6 +91,7 @@ describe('create', () => {
     expect(body.videoId).toBe(body.result.id);
     expect(body.result).toEqual({
       id: body.videoId,
+      version: 1,
       masterAppId: apps[1],
       video_id: hash,
       library_id: 'local',

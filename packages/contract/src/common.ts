@@ -164,12 +164,29 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
  * rows. A 409 for a taken unique value has none of these keys.
  */
 export function versionConflict<T extends z.ZodType>(row: T) {
-  return errorResponse.extend({
-    current: z.union([row, z.array(row)]).optional(),
-    changedBy: changedBy.optional(),
-    changedAt: timestamp.nullable().optional(),
-    stale: z.array(z.number().int()).optional(),
-  });
+  return errorResponse
+    .extend({
+      current: z
+        .union([row, z.array(row)])
+        .nullable()
+        .optional()
+        .meta({
+          description: 'The row as it is now (null: deleted since); a bulk call: its stale rows',
+        }),
+      changedBy: changedBy
+        .optional()
+        .meta({ description: 'Who made the row’s latest change (null when the log has none)' }),
+      changedAt: timestamp.nullable().optional().meta({ description: 'When' }),
+      stale: z
+        .array(z.number().int())
+        .optional()
+        .meta({ description: 'A bulk call: every id whose version moved' }),
+    })
+    .meta({
+      description:
+        'A conflict. A change based on a stale version (If-Match, or a bulk call’s `versions`) ' +
+        'answers the keys below and changes nothing; a taken unique value answers the error alone.',
+    });
 }
 export type VersionConflict<T> = ErrorResponse & {
   current?: T | T[];

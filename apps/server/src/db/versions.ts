@@ -63,16 +63,18 @@ export class VersionBumpPlugin implements KyselyPlugin {
     if (!UpdateQueryNode.is(node) || !node.updates) return node;
     const name = versionedName(node.table);
     if (!name) return node;
-    const setsVersion = node.updates.some(
-      (u) => ColumnNode.is(u.column) && u.column.column.name === 'version',
-    );
+    const setsVersion = node.updates.some((u) => {
+      const column = ReferenceNode.is(u.column) ? u.column.column : u.column;
+      return ColumnNode.is(column) && column.column.name === 'version';
+    });
     if (setsVersion) return node;
     const current = ReferenceNode.create(ColumnNode.create('version'), TableNode.create(name));
     const bump = ColumnUpdateNode.create(
       ColumnNode.create('version'),
       BinaryOperationNode.create(current, OperatorNode.create('+'), ValueNode.createImmediate(1)),
     );
-    return UpdateQueryNode.cloneWithUpdates(node, [...node.updates, bump]);
+    // cloneWithUpdates appends to the SET list.
+    return UpdateQueryNode.cloneWithUpdates(node, [bump]);
   }
 
   transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

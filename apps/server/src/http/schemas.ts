@@ -6,7 +6,7 @@ const someRow = z.looseObject({ id: z.number().int(), version });
 
 /**
  * A route's answers: `schema` on success, the error shape otherwise (validated and documented).
- * A change (an answer `{ message, result }`) may also answer API.md's version conflict: a 409
+ * A change (an answer with a `message`) may also answer API.md's version conflict: a 409
  * with the row as it is now (its `result`'s shape when that is a row with a version). Typed as
  * the error shape it extends, so a handler's answer stays checked against `schema`.
  */
@@ -14,11 +14,11 @@ export function answers<T extends z.ZodType>(
   schema: T,
 ): { 200: T; 409: typeof errorResponse; '4xx': typeof errorResponse; '5xx': typeof errorResponse } {
   const shape = schema instanceof z.ZodObject ? schema.shape : {};
-  const result: unknown = shape.result;
+  const result: unknown = 'result' in shape ? shape.result : undefined;
   let conflict = errorResponse;
-  if ('message' in shape && result instanceof z.ZodType) {
+  if ('message' in shape) {
     const row = result instanceof z.ZodObject && 'version' in result.shape ? result : someRow;
-    conflict = versionConflict(row) as unknown as typeof errorResponse;
+    conflict = versionConflict(row);
   }
   return { 200: schema, 409: conflict, '4xx': errorResponse, '5xx': errorResponse };
 }

@@ -7,6 +7,7 @@
  * every change. The 409 says what the row is now and who changed it last (the log knows).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AuditArea, ChangedBy } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
@@ -194,18 +195,56 @@ async function lastChange(db: Db, area: AuditArea, rowId: number) {
   return { changedBy, changedAt: entry.createdAt };
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false`: the path's id names a row without a version (a permission row): no If-Match. */
+    ifMatch?: false;
+  }
+}
+
+const IF_MATCH_HELP =
+  'The version this change is based on, as the row\'s ETag gave it ("3"). When the row has ' +
+  'changed since, nothing changes and the answer is 409 with the row as it is now, who changed ' +
+  'it and when. Without it the change is made whatever the version.';
+
+/** Whether a route changes one versioned row named by its path (and so takes If-Match). */
+function takesIfMatch(method: string, url: string, config: { ifMatch?: false } | undefined) {
+  if (method === 'GET' || method === 'HEAD' || method === 'POST') return false;
+  if (config?.ifMatch === false) return false;
+  return /\/:(id|accountId)(\/|$)/.test(url);
+}
+
 /**
  * Every single-row GET answers its row's version as a strong `ETag` (a row carries `version`
- * at its top level; lists and mutation answers carry theirs inside `result`). A malformed
- * `If-Match` on any change call is refused before it does anything.
+ * at its top level; lists and mutation answers carry theirs inside `result`). A change of one
+ * row takes `If-Match` (documented on each such route); any other call refuses it (400), as it
+ * refuses a malformed one, before doing anything.
  */
 export function registerVersions(app: FastifyInstance) {
   app.decorate('versionedAreas', new Map<AuditArea, VersionedArea>());
   app.decorateRequest('expected', undefined);
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.some((m) => takesIfMatch(m, route.url, route.config))) return;
+    if (!route.url.startsWith('/api/')) return;
+    route.schema = {
+      ...route.schema,
+      headers: z.looseObject({
+        'if-match': z.string().optional().meta({ description: IF_MATCH_HELP }),
+      }),
+    };
+  });
   app.addHook('preHandler', async (request) => {
-    if (request.method !== 'GET' && request.headers['if-match'] !== undefined) {
-      expectedVersions(request);
+    if (request.headers['if-match'] === undefined || request.method === 'GET') return;
+    const { url = '', config } = request.routeOptions;
+    if (!takesIfMatch(request.method, url, config)) {
+      throw invalidField(
+        'If-Match',
+        'This call takes no If-Match: it creates rows or changes several (a bulk call takes ' +
+          '`versions` in its body)',
+      );
     }
+    expectedVersions(request);
   });
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.method !== 'GET' || reply.statusCode !== 200) return payload;

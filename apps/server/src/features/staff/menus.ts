@@ -312,7 +312,8 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       path,
       {
-        config: { access: access.superAdmin },
+        // The path names a permission row, which has no version (its staff member's has).
+        config: { access: access.superAdmin, ifMatch: false },
         schema: {
           tags: ['permissions'],
           summary: 'Grants (true) or revokes (false) one permission row',
