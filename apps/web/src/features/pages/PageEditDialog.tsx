@@ -18,10 +18,14 @@ export function PageEditDialog(props: {
       onClose={props.onClose}
       title={page ? `Edit ${page.title}` : 'Edit page'}
       long
+      draft={page && { form: 'page', id: page.id }}
       schema={pageEditForm}
       defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
       submitLabel="Save"
-      onSubmit={(v) => update.mutateAsync({ id: defined(page).id, title: v.title, desc: v.desc })}
+      version={page?.version}
+      onSubmit={(v, { ifMatch }) =>
+        update.mutateAsync({ id: defined(page).id, ifMatch, title: v.title, desc: v.desc })
+      }
     >
       {() => (
         <>
