@@ -388,6 +388,40 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     }
   });
 
+  it('refuses, on one instance, a change based on a version the other instance has moved', async () => {
+    const [first, second] = instances;
+    const created = await call(first.url, 'POST', PATHS.faqCreate, {
+      token: adminToken,
+      json: { question: 'Which edit wins?', answer: 'Neither, in silence' },
+    });
+    expect(created.status).toBe(200);
+    const { id, version } = created.body.result as { id: number; version: number };
+    const editor = await newStaff();
+    const editorToken = await tokenFor(editor.id);
+    await db.db
+      .updateTable('userPermissions')
+      .set({ status: true })
+      .where('accountId', '=', editor.id)
+      .execute();
+    // Both read version 1; the first saves through one instance, the second through the other.
+    const saved = await call(first.url, 'PATCH', PATHS.faqUpdate(id), {
+      token: editorToken,
+      json: { answer: 'The first' },
+      headers: { 'if-match': `"${version}"` },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const stale = await call(second.url, 'PATCH', PATHS.faqUpdate(id), {
+      token: adminToken,
+      json: { answer: 'The second' },
+      headers: { 'if-match': `"${version}"` },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      current: { id, version: version + 1, answer: 'The first' },
+      changedBy: { id: editor.id },
+    });
+  });
+
   it('loses no request while both instances restart one after the other under load', async () => {
     const before = await faqCount();
     let running = true;

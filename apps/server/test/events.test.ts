@@ -2,13 +2,16 @@
  * The event stream and presence (API.md "Events"), read as a browser reads them: a real listening
  * server and `fetch` with a reader (`inject` does not stream).
  */
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
-import { multipart, startServer } from './harness.ts';
+import { TEST_DB, multipart, startServer } from './harness.ts';
 import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
+import { sql } from 'kysely';
 import { afterCommit, inTransaction } from '../src/db/transaction.ts';
 import { decode, encode, type BusMessage } from '../src/events/bus.ts';
+import { EventStream } from '../src/events/streams.ts';
 import { images } from './images.ts';
 
 const PRESENCE_TTL_SECONDS = 2;
@@ -274,6 +277,31 @@ describe('GET events', () => {
   });
 });
 
+describe.runIf(TEST_DB === 'postgres')('the LISTEN connection (PostgreSQL)', () => {
+  it('is opened again when it drops; the streams end, and resume without losing a change', async () => {
+    const stream = track(await ready(s.adminToken));
+    const seen = await createCategory('Before The Drop');
+    const last = await stream.waitFor(change('category', 'created', seen));
+    const listening = sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and query ilike 'listen %'`;
+    // The instance's LISTEN connection, cut as a restart of the database would cut it.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and query ilike 'listen %'`.execute(s.ctx.db);
+    const during = await createCategory('While Nobody Listens');
+    // Once it listens again, what it missed may be lost to it: its streams end.
+    await stream.ended;
+    await expect
+      .poll(async () => (await listening.execute(s.ctx.db)).rows[0]?.n, { timeout: 5_000 })
+      .toBe(1);
+    const resumed = track(await openStream(base, s.adminToken, { 'last-event-id': last.id! }));
+    await resumed.waitFor(change('category', 'created', during));
+    const after = await createCategory('After The Drop');
+    await resumed.waitFor(change('category', 'created', after));
+    resumed.close();
+  });
+});
+
 /** The `items` of a permissions bulk call giving `account` exactly `grants`. */
 async function permissionItems(accountId: number, grants: Record<string, string[]>) {
   const rows = await s.ctx.db
@@ -418,5 +446,34 @@ describe('the bus message on the wire', () => {
     for (const m of back) expect(m).toMatchObject({ kind: 'changes', by: message.by });
     const presence: BusMessage = { kind: 'presence', area: 'poster', rowId: 3 };
     expect(encode(presence).map(decode)).toEqual([presence]);
+  });
+});
+
+describe('a client that stops reading', () => {
+  it('is dropped once 256 kB wait unsent, rather than held in memory', () => {
+    const written: string[] = [];
+    const res = {
+      destroyed: false,
+      writableEnded: false,
+      writableLength: 0,
+      write(text: string) {
+        written.push(text);
+        this.writableLength += text.length;
+        return this.writableLength < 16_384;
+      },
+      destroy() {
+        this.destroyed = true;
+      },
+    };
+    const access = { accountId: 1, superAdmin: true, menus: new Set<string>() };
+    const stream = new EventStream(res as unknown as ServerResponse, 'session', access);
+    stream.release();
+    const event = `event: change\ndata: ${'x'.repeat(1000)}\n\n`;
+    for (let i = 0; i < 400; i++) stream.send(event);
+    expect(res.destroyed).toBe(true);
+    // Written up to the limit, and nothing after.
+    expect(res.writableLength).toBeGreaterThan(256 * 1024);
+    expect(res.writableLength).toBeLessThan(256 * 1024 + 2 * event.length);
+    expect(written.length).toBeLessThan(400);
   });
 });

@@ -92,7 +92,15 @@ describe('audit log', () => {
     server.use(
       http.get(api('/faqs/list'), () =>
         HttpResponse.json({
-          result: [{ id: 7, question: 'Q!', answer: 'After.', createdAt: '2026-11-20T10:00:00Z' }],
+          result: [
+            {
+              id: 7,
+              version: 1,
+              question: 'Q!',
+              answer: 'After.',
+              createdAt: '2026-11-20T10:00:00Z',
+            },
+          ],
           total: 1,
         }),
       ),

@@ -6,6 +6,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const banner = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   image: `/media/banners/ab/${'a'.repeat(63)}${id}.webp`,
   status: 'ACTIVE',
   link: `https://example.com/${id}`,

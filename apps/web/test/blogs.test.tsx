@@ -9,6 +9,7 @@ const IMAGE = `/media/blogs/ab/${'b'.repeat(64)}.webp`;
 
 const blog = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   title: `Blog ${id}`,
   author: 'Asha Rao',
   popular: false,

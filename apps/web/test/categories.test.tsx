@@ -6,6 +6,7 @@ import { HttpResponse, errorJson, http, api, server, staffGrants } from './serve
 
 const category = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   name: `Category ${id}`,
   downloadCount: 1234,
   status: 'ACTIVE',

@@ -8,6 +8,7 @@ const LONG_QUERY = `My posters do not download.\n\n${'I tried again and again. '
 
 const enquiry = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   fName: 'Asha',
   lName: 'Rao',
   email: `asha${id}@example.com`,

@@ -6,6 +6,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const faq = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   question: `Question ${id}?`,
   answer: `Answer ${id}.`,
   createdAt: '2026-11-20T10:00:00.000Z',

@@ -16,6 +16,7 @@ import { HttpResponse, http, api, server, validationError } from './server';
 
 const created = {
   id: 1,
+  version: 1,
   name: 'Festivals',
   downloadCount: 0,
   status: 'ACTIVE',
@@ -121,6 +122,7 @@ describe('the form dialog', () => {
           result: [
             {
               id: 3,
+              version: 1,
               image: `/media/banners/ab/${'a'.repeat(64)}.webp`,
               status: 'ACTIVE',
               link: 'https://example.com/3',

@@ -11,7 +11,13 @@ import { STREAM_TO_FILE_ROWS } from '../src/components/ExportButton';
 import { HttpResponse, errorJson, http, api, server } from './server';
 
 const CSV = '\uFEFFID,Question,Answer,Created\r\n3,"Can I pay, by card?",Yes.,2026-11-20\r\n';
-const faq = { id: 3, question: 'Can I pay?', answer: 'Yes.', createdAt: '2026-11-20T10:00:00Z' };
+const faq = {
+  id: 3,
+  version: 1,
+  question: 'Can I pay?',
+  answer: 'Yes.',
+  createdAt: '2026-11-20T10:00:00Z',
+};
 
 function listAnswers(total = 1) {
   server.use(

@@ -4,7 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
-const app = (id: number, name: string) => ({ id, name, createdAt: '2026-11-20T10:00:00.000Z' });
+const app = (id: number, name: string) => ({
+  id,
+  version: 1,
+  name,
+  createdAt: '2026-11-20T10:00:00.000Z',
+});
 
 describe('master apps', () => {
   it('lists the apps with the total and pages through them', async () => {

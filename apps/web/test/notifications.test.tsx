@@ -6,6 +6,7 @@ import { HttpResponse, http, api, server } from './server';
 
 const notification = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   masterAppId: 2,
   accountId: null,
   title: `Sale ${id}`,

@@ -8,6 +8,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const page = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   title: 'About Us',
   desc: '<p>We make <strong>posters</strong>.</p>',
   masterApp: { id: 2, name: 'Festival' },

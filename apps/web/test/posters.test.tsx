@@ -9,6 +9,7 @@ const image = (id: number) =>
 
 const poster = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   masterAppId: 2,
   categoryId: 3,
   specialDayId: 5,
@@ -32,6 +33,7 @@ const poster = (id: number, overrides: Record<string, unknown> = {}) => ({
 
 const category = (id: number, name: string) => ({
   id,
+  version: 1,
   name,
   downloadCount: 0,
   status: 'ACTIVE',
@@ -193,7 +195,7 @@ describe('posters', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE' });
+    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE', versions: { 7: 1, 8: 1 } });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull());
     expect(
       await screen.findByRole('button', { name: 'Status of poster #7: Deactivated. Change' }),
@@ -231,7 +233,7 @@ describe('posters', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Poster deleted successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 9] });
+    expect(body).toEqual({ ids: [7, 9], versions: { 7: 1, 9: 1 } });
     await waitFor(() => expect(screen.queryByRole('img', { name: 'Poster #7' })).toBeNull());
     expect(screen.getByRole('img', { name: 'Poster #8' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull();

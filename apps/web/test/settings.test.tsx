@@ -6,6 +6,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const settings = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   title: `Festival ${id}`,
   user_domain: 'app.example.com',
   admin_domain: null,

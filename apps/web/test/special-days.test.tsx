@@ -6,6 +6,7 @@ import { HttpResponse, http, api, server } from './server';
 
 const day = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   name: `Day ${id}`,
   month: 1,
   day: 14,

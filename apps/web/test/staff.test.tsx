@@ -7,6 +7,7 @@ import { HttpResponse, errorJson, http, api, server } from './server';
 
 const staffRow = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   phoneNumber: '+919876500001',
   roles: 'Editor',
   status: 'ACTIVE',
@@ -15,7 +16,12 @@ const staffRow = (id: number, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const menus = BUILT_IN_MENUS.map((m, i) => ({ id: i + 1, name: m.name, title: m.title }));
+const menus = BUILT_IN_MENUS.map((m, i) => ({
+  id: i + 1,
+  version: 1,
+  name: m.name,
+  title: m.title,
+}));
 
 /** Permission groups of account 5: row id = menu * 10 + kind, all off but those given. */
 function perms(on: number[] = []) {
@@ -223,7 +229,7 @@ describe('the permission grid', () => {
 
 describe('menus', () => {
   it('lists menus; built-in ones cannot be deleted, added ones can after confirming', async () => {
-    let list = [...menus, { id: 40, name: 'reports', title: 'Reports' }];
+    let list = [...menus, { id: 40, version: 1, name: 'reports', title: 'Reports' }];
     server.use(
       http.get(api('/menus/all'), () => HttpResponse.json(list)),
       http.delete(api('/menus/remove/40'), () => {
@@ -256,7 +262,7 @@ describe('menus', () => {
         body = await request.text();
         return HttpResponse.json({
           message: 'Menu Updated Successfully',
-          result: { id: 7, name: 'category', title: 'Poster categories' },
+          result: { id: 7, version: 2, name: 'category', title: 'Poster categories' },
         });
       }),
     );

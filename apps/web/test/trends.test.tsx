@@ -234,6 +234,7 @@ describe('special-day calendar', () => {
           message: 'Special Day Updated Successfully',
           result: {
             id: 1,
+            version: 2,
             name: 'Vasant Panchami',
             month: 2,
             day: 16,

@@ -1,6 +1,7 @@
 /** A users list row as the server answers it, for the users screens' tests. */
 export const user = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   phoneNumber: `98765432${id}`,
   status: 'ACTIVE',
   dateLimit: null,

@@ -9,6 +9,7 @@ const media = (n: number) => `/media/users/ab/${'c'.repeat(62)}${String(n).padSt
 
 const image = (id: number, defNum: number, extra: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   accountId: 7,
   defNum,
   image: media(id),
@@ -351,6 +352,7 @@ describe("the user's page", () => {
           result: [
             {
               id: 31,
+              version: 1,
               masterAppId: 2,
               categoryId: 3,
               specialDayId: null,
@@ -455,6 +457,7 @@ describe('a poster previewed as a user', () => {
           result: [
             {
               id: 31,
+              version: 1,
               masterAppId: 2,
               categoryId: 3,
               specialDayId: null,

@@ -9,6 +9,7 @@ const hash = (id: number) => `${'d'.repeat(62)}${String(id).padStart(2, '0')}`;
 
 const video = (id: number, overrides: Record<string, unknown> = {}) => ({
   id,
+  version: 1,
   masterAppId: 2,
   video_id: hash(id),
   library_id: 'local',
@@ -160,7 +161,7 @@ describe('videos', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE' });
+    expect(body).toEqual({ ids: [7, 8], status: 'DEACTIVE', versions: { 7: 1, 8: 1 } });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull());
     expect(
       await screen.findByRole('button', { name: 'Status of video #7: Deactivated. Change' }),
@@ -198,7 +199,7 @@ describe('videos', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Video deleted successfully')).toBeInTheDocument();
-    expect(body).toEqual({ ids: [7, 9] });
+    expect(body).toEqual({ ids: [7, 9], versions: { 7: 1, 9: 1 } });
     await waitFor(() => expect(screen.queryByLabelText('Video #7')).toBeNull());
     expect(screen.getByLabelText('Video #8')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Selected rows' })).toBeNull();

@@ -116,8 +116,8 @@ const presenceText = (row: RowPresence) => `event: presence\ndata: ${JSON.string
 const RESET_TEXT = 'event: reset\ndata: {}\n\n';
 const PING_TEXT = ': ping\n\n';
 
-/** One open stream: its socket, its session and what it may see. */
-class EventStream {
+/** One open stream: its socket, its session and what it may see (exported for its test). */
+export class EventStream {
   readonly res: ServerResponse;
   readonly sessionId: string;
   access: StreamAccess;
@@ -240,6 +240,11 @@ export class EventStreams {
     lastEventId: number | undefined,
   ) {
     const stream = new EventStream(res, session.sessionId, session.access);
+    if (this.#closing) {
+      // Closed while the route read the session: not kept, or it would hold the close up.
+      stream.endConnection();
+      return;
+    }
     this.#streams.add(stream);
     this.#deps.onCount?.(this.#streams.size);
     const forget = () => {

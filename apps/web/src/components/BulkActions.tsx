@@ -7,14 +7,14 @@ import { useState, type ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { Status } from '@master-admin/contract';
-import type { Selection } from '../lib/bulk';
+import type { BulkRow, Selection } from '../lib/bulk';
 import { formatNumber } from '../lib/format';
 import type { Grants } from '../lib/permissions';
 import { confirmDelete } from './confirm';
 import { StatusDialog } from './StatusDialog';
 
 /** A useBulkMutation, as these actions call it. */
-type BulkVars<A> = { selection: Selection<{ id: number }>; args: A };
+type BulkVars<A> = { selection: Selection<BulkRow>; args: A };
 type BulkMutation<A> = {
   mutate: (vars: BulkVars<A>, options: { onSuccess: () => void }) => void;
   mutateAsync: (vars: BulkVars<A>, options: { onSuccess: () => void }) => Promise<unknown>;

@@ -180,13 +180,19 @@ export function DataTable<Row>(props: {
 
   const selectable = props.bulkActions !== undefined;
   const keys = rows.map(props.rowKey);
+  const shown = new Map(rows.map((row, i) => [keys[i], row] as const));
   const onPage = matching ? rows.length : keys.filter((k) => selected.has(k)).length;
   const isSelected = (key: string | number) => matching !== undefined || selected.has(key);
   const bulkSelection: Selection<Row> | undefined =
     matching !== undefined && params.matching
       ? { kind: 'matching', source: params.matching, count: matching }
       : selected.size > 0
-        ? { kind: 'rows', rows: [...selected.values()], count: selected.size }
+        ? {
+            kind: 'rows',
+            // A picked row as the page now shows it (read again since: its version moved).
+            rows: [...selected].map(([key, row]) => shown.get(key) ?? row),
+            count: selected.size,
+          }
         : undefined;
   // The whole page is picked and more rows match: offer them all.
   const offerMatching =

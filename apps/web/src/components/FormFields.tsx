@@ -21,7 +21,7 @@ import {
   type FieldPath,
   type FieldValues,
 } from 'react-hook-form';
-import { useFormDialogField } from './form-context';
+import { useFormDialogField, useFormDialogFile } from './form-context';
 import { ImageField } from './ImageField';
 import { LazyRichTextField } from './LazyRichTextField';
 import { MasterAppSelect } from './MasterAppSelect';
@@ -173,6 +173,7 @@ export function ImageFormField(props: {
   progress?: number;
 }) {
   const { formState } = useFormContext();
+  useFormDialogFile();
   return (
     <FormController
       name={props.name}

@@ -15,7 +15,13 @@ export function StatusDialog(props: {
   current: Status | undefined;
   /** The statuses offered, when not all (a bulk change of users leaves DELETED out). */
   choices?: readonly Status[] | undefined;
-  onSubmit: (status: Status) => Promise<unknown>;
+  /**
+   * Sends the status; `ifMatch` is the row's version as the dialog was opened (undefined for a
+   * bulk change): a row changed since shows what differs instead of being overwritten.
+   */
+  onSubmit: (status: Status, ifMatch: number | undefined) => Promise<unknown>;
+  /** The row's version, when the dialog changes one row. */
+  version?: number | undefined;
 }) {
   const { choices } = props;
   const schema = useMemo(
@@ -40,7 +46,8 @@ export function StatusDialog(props: {
       schema={schema}
       defaultValues={{ status: props.current ?? 'ACTIVE' }}
       submitLabel="Save"
-      onSubmit={(values) => props.onSubmit(values.status)}
+      version={props.version}
+      onSubmit={(values, { ifMatch }) => props.onSubmit(values.status, ifMatch)}
     >
       {(form) => (
         <FormController

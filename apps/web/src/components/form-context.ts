@@ -6,6 +6,8 @@ export type FormDialogContextValue = {
   schema: z.ZodType;
   /** Notes the label a field shows, so a server message naming the field can use it; returns the undo. */
   registerLabel: (name: string, label: string) => () => void;
+  /** Notes that the form has a file field (drafts keep no files, and say so); returns the undo. */
+  registerFile: () => () => void;
 };
 
 export const FormDialogContext = createContext<FormDialogContextValue | null>(null);
@@ -49,4 +51,10 @@ export function maxLengthOf(schema: z.ZodType, path: string): number | undefined
   }
   if (!s || defOf(s).type !== 'string') return undefined;
   return (s as z.ZodString).maxLength ?? undefined;
+}
+
+/** For a file field inside a FormDialog: notes that the form has one (its drafts leave it out). */
+export function useFormDialogFile(): void {
+  const register = useContext(FormDialogContext)?.registerFile;
+  useEffect(() => register?.(), [register]);
 }

@@ -12,15 +12,58 @@ export const REQUEST_TIMEOUT_MS = 50_000;
 
 export type FieldError = { path: string; message: string };
 
+/**
+ * What a 409 on a stale version says (API.md, "Versions"): the row as it is now (null when it was
+ * deleted meanwhile), who changed it last and when; for a bulk call, every stale id and their rows.
+ * A 409 for a taken unique name has none of this.
+ */
+export type Conflict = {
+  current: Record<string, unknown> | null;
+  changedBy: { id: number; name: string } | null;
+  changedAt: string | null;
+  /** A bulk call's stale ids. */
+  stale?: number[];
+};
+
 export class ApiError extends Error {
   readonly status: number | undefined;
   readonly details: FieldError[];
-  constructor(message: string, status?: number, details: FieldError[] = []) {
+  /** Set when the call was refused for a stale version. */
+  readonly conflict: Conflict | undefined;
+  constructor(message: string, status?: number, details: FieldError[] = [], conflict?: Conflict) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.details = details;
+    this.conflict = conflict;
   }
+}
+
+/** The conflict of a 409 on a stale version, if `err` is one. */
+export function conflictOf(err: unknown): Conflict | undefined {
+  return err instanceof ApiError ? err.conflict : undefined;
+}
+
+function readConflict(status: number, data: unknown): Conflict | undefined {
+  if (status !== 409 || typeof data !== 'object' || data === null) return undefined;
+  const body = data as Record<string, unknown>;
+  if (!('current' in body) && !('stale' in body)) return undefined;
+  const row = (v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : null;
+  const by = row(body.changedBy);
+  return {
+    current: row(body.current),
+    changedBy:
+      by && typeof by.id === 'number' && typeof by.name === 'string'
+        ? { id: by.id, name: by.name }
+        : null,
+    changedAt: typeof body.changedAt === 'string' ? body.changedAt : null,
+    ...(Array.isArray(body.stale)
+      ? { stale: body.stale.filter((id): id is number => typeof id === 'number') }
+      : {}),
+  };
 }
 
 let onUnauthorized: () => void = () => {
@@ -83,6 +126,7 @@ function failure(status: number, data: unknown, statusText: string, url: string)
     failureText(status, data, statusText),
     status,
     Array.isArray(details) ? details : [],
+    readConflict(status, data),
   );
 }
 
@@ -102,7 +146,13 @@ export type RequestConfig = {
   onProgress?: UploadProgress | undefined;
   /** The sign-out call itself: sent with the session's token after its other requests were cut. */
   endsSession?: boolean;
-};
+} & Change;
+
+/**
+ * A change call's options: `ifMatch`, the version of the row it was based on, sent as
+ * `If-Match: "<version>"` (API.md, "Versions"); left out, the call changes whatever is stored.
+ */
+export type Change = { ifMatch?: number | undefined };
 
 /**
  * Signing out cuts the requests under way and refuses every new one but the sign-out call until the
@@ -160,6 +210,7 @@ function send(
   if (token) headers.Authorization = `Bearer ${token}`;
   const cutSignal = cut.signal;
   if (type) headers['Content-Type'] = type;
+  if (config.ifMatch !== undefined) headers['If-Match'] = `"${config.ifMatch}"`;
   const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
   const method = config.method ?? 'GET';
   const onProgress = config.onProgress;
@@ -252,12 +303,12 @@ export const api = {
     request(schema, { method: 'GET', url, params }),
   post: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
     request(schema, { method: 'POST', url, body: formBody(body) }),
-  patch: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
-    request(schema, { method: 'PATCH', url, body: formBody(body) }),
-  put: <S extends z.ZodType>(url: string, schema: S, body: Values = {}) =>
-    request(schema, { method: 'PUT', url, body: formBody(body) }),
-  delete: <S extends z.ZodType>(url: string, schema: S) =>
-    request(schema, { method: 'DELETE', url }),
+  patch: <S extends z.ZodType>(url: string, schema: S, body: Values = {}, change: Change = {}) =>
+    request(schema, { method: 'PATCH', url, body: formBody(body), ...change }),
+  put: <S extends z.ZodType>(url: string, schema: S, body: Values = {}, change: Change = {}) =>
+    request(schema, { method: 'PUT', url, body: formBody(body), ...change }),
+  delete: <S extends z.ZodType>(url: string, schema: S, change: Change = {}) =>
+    request(schema, { method: 'DELETE', url, ...change }),
   /**
    * A multipart body with files (uploads); `onProgress` receives 0..100 (and the bytes sent of
    * their total) as the bytes go out. Absent values are left out. The File is sent as it is (the
@@ -269,13 +320,20 @@ export const api = {
     schema: S,
     values: Record<string, Values[string] | File>,
     onProgress?: UploadProgress,
+    change: Change = {},
   ) => {
     const data = new FormData();
     for (const [key, value] of Object.entries(values)) {
       if (value instanceof File) data.append(key, value, value.name);
       else if (value !== undefined && value !== null) data.append(key, String(value));
     }
-    return request(schema, { method, url, body: data, onProgress: onProgress ?? (() => {}) });
+    return request(schema, {
+      method,
+      url,
+      body: data,
+      onProgress: onProgress ?? (() => {}),
+      ...change,
+    });
   },
   /**
    * A file the server makes (an image), with the answer's headers; a failure throws the
@@ -386,7 +444,8 @@ export const api = {
     url: string,
     schema: S,
     body: object,
-  ) => request(schema, { method, url, body }),
+    change: Change = {},
+  ) => request(schema, { method, url, body, ...change }),
 };
 
 type SavePicker = (options: {

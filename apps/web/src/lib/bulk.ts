@@ -67,24 +67,48 @@ export function selectionIds<Row extends { id: number }>(selection: Selection<Ro
     : matchingIds(selection.source, selection.count);
 }
 
+/** A row as a bulk action knows it: its id, and the version it was read at when the list has it. */
+export type BulkRow = { id: number; version?: number };
+
+/**
+ * The `versions` a bulk call sends for `ids` (API.md, "Versions"): the version each picked row was
+ * read at, so a row changed since stops the call. Rows of "all matching" were never shown: none.
+ */
+export function bulkVersions(
+  selection: Selection<BulkRow>,
+  ids: readonly number[],
+): { versions?: Record<string, number> } {
+  if (selection.kind !== 'rows') return {};
+  const known = new Map(selection.rows.map((r) => [r.id, r.version]));
+  const versions: Record<string, number> = {};
+  for (const id of ids) {
+    const v = known.get(id);
+    if (v !== undefined) versions[id] = v;
+  }
+  return Object.keys(versions).length > 0 ? { versions } : {};
+}
+
 /**
  * A bulk mutation: `call` sends one all-or-nothing call for up to BULK_MAX ids (with `args`, a
- * status …); the mutation takes a selection and sends as many calls as its ids need. Pending,
- * the toast and the refresh are useApiMutation's. A failure after some calls succeeded says how
- * many rows were changed before it.
+ * status …, and `versions`, which the call puts in its body as it is); the mutation takes a
+ * selection and sends as many calls as its ids need. Pending, the toast and the refresh are
+ * useApiMutation's (a row changed since it was picked: nothing changes, the list is read again and
+ * the toast names the rows). A failure after some calls succeeded says how many rows were changed
+ * before it.
  */
 export function useBulkMutation<A, R extends { message: string }>(options: {
-  call: (ids: number[], args: A) => Promise<R>;
+  call: (ids: number[], args: A, versions: { versions?: Record<string, number> }) => Promise<R>;
   invalidates: readonly (readonly unknown[])[];
 }) {
   const client = useQueryClient();
   return useApiMutation({
-    mutationFn: async ({ selection, args }: { selection: Selection<{ id: number }>; args: A }) => {
+    mutationFn: async ({ selection, args }: { selection: Selection<BulkRow>; args: A }) => {
       const ids = await selectionIds(selection);
       let last: R | undefined;
       for (let done = 0; done < ids.length; done += BULK_MAX) {
         try {
-          last = await options.call(ids.slice(done, done + BULK_MAX), args);
+          const chunk = ids.slice(done, done + BULK_MAX);
+          last = await options.call(chunk, args, bulkVersions(selection, chunk));
         } catch (err) {
           if (done === 0) throw err;
           // Some rows did change: the lists show them as they are now.

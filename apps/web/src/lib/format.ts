@@ -40,3 +40,17 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/**
+ * How long ago a moment was, as said in a sentence: "a moment ago", "2 minutes ago", "3 hours
+ * ago", then the date and time ("on 21 Nov 2026, 14:05") past a day.
+ */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (seconds < 45) return 'a moment ago';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  return `on ${formatDateTime(iso)}`;
+}

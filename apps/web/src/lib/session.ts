@@ -8,6 +8,12 @@ export const session = {
   token: (): string | null => localStorage.getItem(STORAGE_KEYS.token),
   loginId: (): string | null => localStorage.getItem(STORAGE_KEYS.loginId),
   isSignedIn: (): boolean => localStorage.getItem(STORAGE_KEYS.token) !== null,
+  /**
+   * The signed-in account's id: the token's subject (`sub`, a signed JWT the server checks; read
+   * here only to keep this account's browser data, drafts, apart from another's). Null when signed
+   * out or the token is not a JWT.
+   */
+  accountId: (): string | null => subjectOf(localStorage.getItem(STORAGE_KEYS.token)),
   signIn(token: string, loginId: string | undefined) {
     localStorage.removeItem(GRANTS_KEY);
     localStorage.setItem(STORAGE_KEYS.token, token);
@@ -20,3 +26,19 @@ export const session = {
     localStorage.removeItem(STORAGE_KEYS.loginId);
   },
 };
+
+function subjectOf(token: string | null): string | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === 'string' && sub !== ''
+      ? sub
+      : typeof sub === 'number'
+        ? String(sub)
+        : null;
+  } catch {
+    return null;
+  }
+}

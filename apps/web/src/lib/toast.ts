@@ -33,18 +33,28 @@ const toasted = new WeakSet<object>();
  * The toast of a failure, once per failure. `labels` (field name to the label a form shows)
  * turn a server message naming a field into one naming it as the form does.
  */
-export function toastError(err: unknown, labels?: ReadonlyMap<string, string>) {
+export function toastError(err: unknown, labels?: ReadonlyMap<string, string>, text?: string) {
+  if (!markShown(err)) return;
+  toast('error', text ?? errorText(err, labels));
+}
+
+/**
+ * Notes that a failure was shown to the person (a toast, or a form's conflict view): no toast
+ * shows it again. False when it had been shown already.
+ */
+export function markShown(err: unknown): boolean {
   if (typeof err === 'object' && err !== null) {
-    if (toasted.has(err)) return;
+    if (toasted.has(err)) return false;
     toasted.add(err);
   }
-  toast('error', errorText(err, labels));
+  return true;
 }
 
 /**
  * The toast of a failure, shown after the current task: a form that sent the request hears of
- * the failure first and shows it with its field labels (toastError); this one then stays silent.
+ * the failure first and shows it with its field labels (toastError) or its conflict view; this one
+ * then stays silent. `text` replaces the failure's own text.
  */
-export function toastErrorSoon(err: unknown) {
-  setTimeout(() => toastError(err), 0);
+export function toastErrorSoon(err: unknown, text?: string) {
+  setTimeout(() => toastError(err, undefined, text), 0);
 }

@@ -104,7 +104,7 @@ export default function BannersPage() {
       subject: (b) => `banner #${b.id}`,
       sortable: true,
       onChange: grants.update
-        ? (b, status) => changeStatus.mutate({ id: b.id, status })
+        ? (b, status) => changeStatus.mutate({ id: b.id, status, ifMatch: b.version })
         : undefined,
     }),
     {
@@ -194,7 +194,7 @@ export default function BannersPage() {
                   confirmDelete({
                     title: 'Delete this banner?',
                     message: `Banner #${b.id} of ${b.masterApp.name} and its image will be deleted.`,
-                    onConfirm: () => remove.mutate(b.id),
+                    onConfirm: () => remove.mutate({ id: b.id, ifMatch: b.version }),
                   }),
               },
             ]}
@@ -236,7 +236,10 @@ export default function BannersPage() {
         schema={bannerLinkBody}
         defaultValues={{ link: selected?.link ?? '', linkType: selected?.linkType ?? 'DEFAULT' }}
         submitLabel="Save"
-        onSubmit={(v) => changeLink.mutateAsync({ id: defined(selected).id, ...v })}
+        version={selected?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeLink.mutateAsync({ id: defined(selected).id, ifMatch, ...v })
+        }
       >
         {() => <LinkFields />}
       </FormDialog>
@@ -249,9 +252,11 @@ export default function BannersPage() {
         schema={imageForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
+        version={selected?.version}
+        onSubmit={(v, { ifMatch }) =>
           changeImage.mutateAsync({
             id: defined(selected).id,
+            ifMatch,
             file: v.file,
             onProgress: setProgress,
           })
@@ -273,7 +278,10 @@ export default function BannersPage() {
         onClose={close}
         subject={`banner #${selected?.id ?? ''}`}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
+        version={selected?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(selected).id, status, ifMatch })
+        }
       />
     </>
   );

@@ -9,7 +9,7 @@ import {
   type LinkType,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -51,31 +51,42 @@ export function useCreateBanner() {
 
 export function useChangeBannerLink() {
   return useApiMutation({
-    mutationFn: ({ id, link, linkType }: z.output<typeof bannerLinkBody> & { id: number }) =>
-      api.put(PATHS.bannerLink(id), bannerMutation, { link: link ?? '', linkType }),
+    mutationFn: ({
+      id,
+      ifMatch,
+      link,
+      linkType,
+    }: z.output<typeof bannerLinkBody> & { id: number } & Change) =>
+      api.put(PATHS.bannerLink(id), bannerMutation, { link: link ?? '', linkType }, { ifMatch }),
     invalidates: [bannerKeys.all],
   });
 }
 
 export function useChangeBannerStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.bannerStatus(id), bannerMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.bannerStatus(id), bannerMutation, { status }, { ifMatch }),
     invalidates: [bannerKeys.all],
   });
 }
 
 export function useChangeBannerImage() {
   return useApiMutation({
-    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
-      api.upload('PUT', PATHS.bannerImage(id), bannerMutation, { file }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      file,
+      onProgress,
+    }: { id: number; file: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.bannerImage(id), bannerMutation, { file }, onProgress, { ifMatch }),
     invalidates: [bannerKeys.all],
   });
 }
 
 export function useDeleteBanner() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.bannerRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.bannerRemove(id), deleteResponse, { ifMatch }),
     invalidates: [bannerKeys.all],
   });
 }

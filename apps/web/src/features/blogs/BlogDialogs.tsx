@@ -66,6 +66,7 @@ export function CreateBlogDialog(props: { opened: boolean; onClose: () => void }
       onClose={close}
       title="New blog"
       long
+      draft={{ form: 'blog' }}
       schema={createForm}
       defaultValues={{ title: '', author: '', shortDesc: '', desc: '', date: '' }}
       submitLabel="Create"
@@ -112,6 +113,7 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         presence={blog ? { area: 'blogs', id: blog.id, label: blog.title } : undefined}
         title="Edit blog"
         long
+        draft={blog && { form: 'blog', id: blog.id }}
         schema={blogEditForm}
         defaultValues={{
           title: blog?.title ?? '',
@@ -121,9 +123,11 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
           date: blog?.date ?? '',
         }}
         submitLabel="Save"
-        onSubmit={(v) =>
+        version={blog?.version}
+        onSubmit={(v, { ifMatch }) =>
           update.mutateAsync({
             id: defined(blog).id,
+            ifMatch,
             title: v.title,
             author: v.author,
             shortDesc: v.shortDesc,
@@ -143,8 +147,14 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         schema={imageForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
-          changeImage.mutateAsync({ id: defined(blog).id, file: v.file, onProgress: setProgress })
+        version={blog?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeImage.mutateAsync({
+            id: defined(blog).id,
+            ifMatch,
+            file: v.file,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (
@@ -163,7 +173,10 @@ export function BlogDialogs(props: { dialog: BlogDialog; onClose: () => void }) 
         onClose={close}
         subject={`“${blog?.title ?? ''}”`}
         current={blog?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(blog).id, status })}
+        version={blog?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(blog).id, status, ifMatch })
+        }
       />
     </>
   );
@@ -183,7 +196,13 @@ export function PopularSwitch(props: { blog: Blog; withLabel?: boolean }) {
       checked={checked}
       disabled={pending || !mayChange}
       thumbIcon={pending ? <Loader size={10} /> : undefined}
-      onChange={(e) => popular.mutate({ id: blog.id, popular: e.currentTarget.checked })}
+      onChange={(e) =>
+        popular.mutate({
+          id: blog.id,
+          popular: e.currentTarget.checked,
+          ifMatch: blog.version,
+        })
+      }
     />
   );
 }
@@ -216,7 +235,7 @@ export function useBlogActions(options: {
         confirmDelete({
           title: 'Delete this blog?',
           message: `“${blog.title}”${blog.image ? ' and its image' : ''} will be deleted.`,
-          onConfirm: () => remove.mutate(blog.id),
+          onConfirm: () => remove.mutate({ id: blog.id, ifMatch: blog.version }),
         }),
     },
   ];

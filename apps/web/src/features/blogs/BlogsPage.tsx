@@ -77,7 +77,7 @@ export default function BlogsPage() {
       subject: (b) => b.title,
       sortable: true,
       onChange: grants.update
-        ? (b, status) => changeStatus.mutate({ id: b.id, status })
+        ? (b, status) => changeStatus.mutate({ id: b.id, status, ifMatch: b.version })
         : undefined,
     }),
     {

@@ -8,7 +8,7 @@ import {
   deleteResponse,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 import { defined } from '../../lib/defined';
@@ -77,39 +77,47 @@ export type BlogUpdateValues = {
 export function useUpdateBlog() {
   return useApiMutation({
     // An empty date is sent as '' (form bodies carry no null): the server clears the date.
-    mutationFn: ({ id, date, ...fields }: BlogUpdateValues) =>
-      api.patch(PATHS.blog(id), blogMutation, { ...fields, date: date ?? '' }),
+    mutationFn: ({ id, ifMatch, date, ...fields }: BlogUpdateValues & Change) =>
+      api.patch(PATHS.blog(id), blogMutation, { ...fields, date: date ?? '' }, { ifMatch }),
     invalidates: [blogKeys.all],
   });
 }
 
 export function useChangeBlogImage() {
   return useApiMutation({
-    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
-      api.upload('PUT', PATHS.blogImage(id), blogMutation, { image: file }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      file,
+      onProgress,
+    }: { id: number; file: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.blogImage(id), blogMutation, { image: file }, onProgress, {
+        ifMatch,
+      }),
     invalidates: [blogKeys.all],
   });
 }
 
 export function useChangeBlogStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.blogStatus(id), blogMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.blogStatus(id), blogMutation, { status }, { ifMatch }),
     invalidates: [blogKeys.all],
   });
 }
 
 export function useChangeBlogPopular() {
   return useApiMutation({
-    mutationFn: ({ id, popular }: { id: number; popular: boolean }) =>
-      api.put(PATHS.blogPopular(id), blogMutation, { popular }),
+    mutationFn: ({ id, ifMatch, popular }: { id: number; popular: boolean } & Change) =>
+      api.put(PATHS.blogPopular(id), blogMutation, { popular }, { ifMatch }),
     invalidates: [blogKeys.all],
   });
 }
 
 export function useDeleteBlog(options: { onSuccess?: () => void } = {}) {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.blogRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.blogRemove(id), deleteResponse, { ifMatch }),
     invalidates: [blogKeys.all],
     onSuccess: options.onSuccess,
   });

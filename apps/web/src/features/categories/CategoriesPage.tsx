@@ -62,7 +62,7 @@ export default function CategoriesPage() {
       subject: (c) => c.name,
       sortable: true,
       onChange: grants.update
-        ? (c, status) => changeStatus.mutate({ id: c.id, status })
+        ? (c, status) => changeStatus.mutate({ id: c.id, status, ifMatch: c.version })
         : undefined,
     }),
     {
@@ -138,7 +138,7 @@ export default function CategoriesPage() {
                   confirmDelete({
                     title: 'Delete this category?',
                     message: `The category “${c.name}” will be deleted. A category that posters still use cannot be deleted.`,
-                    onConfirm: () => remove.mutate(c.id),
+                    onConfirm: () => remove.mutate({ id: c.id, ifMatch: c.version }),
                   }),
               },
             ]}
@@ -156,8 +156,11 @@ export default function CategoriesPage() {
         schema={categoryBody}
         defaultValues={{ name: renaming?.name ?? '' }}
         submitLabel={renaming ? 'Save' : 'Create'}
-        onSubmit={(values) =>
-          renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
+        version={renaming?.version}
+        onSubmit={(values, { ifMatch }) =>
+          renaming
+            ? rename.mutateAsync({ id: renaming.id, ifMatch, ...values })
+            : create.mutateAsync(values)
         }
       >
         {() => <TextFormField name="name" label="Name" required data-autofocus />}
@@ -168,7 +171,10 @@ export default function CategoriesPage() {
         onClose={close}
         subject={selected?.name ?? ''}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
+        version={selected?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(selected).id, status, ifMatch })
+        }
       />
     </>
   );

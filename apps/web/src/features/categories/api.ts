@@ -7,7 +7,7 @@ import {
   type CategoryBody,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -34,16 +34,16 @@ export function useCreateCategory() {
 
 export function useRenameCategory() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: CategoryBody & { id: number }) =>
-      api.patch(PATHS.category(id), categoryMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: CategoryBody & { id: number } & Change) =>
+      api.patch(PATHS.category(id), categoryMutation, body, { ifMatch }),
     invalidates: [categoryKeys.all],
   });
 }
 
 export function useChangeCategoryStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.categoryStatus(id), categoryMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.categoryStatus(id), categoryMutation, { status }, { ifMatch }),
     invalidates: [categoryKeys.all],
   });
 }
@@ -51,7 +51,8 @@ export function useChangeCategoryStatus() {
 /** A category that posters still use is refused (409): the toast shows the server's message. */
 export function useDeleteCategory() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.categoryRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.categoryRemove(id), deleteResponse, { ifMatch }),
     invalidates: [categoryKeys.all],
   });
 }

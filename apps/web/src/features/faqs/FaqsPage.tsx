@@ -114,7 +114,7 @@ export default function FaqsPage() {
                   confirmDelete({
                     title: 'Delete this FAQ?',
                     message: `“${short(f.question, 120)}” and its answer will be deleted.`,
-                    onConfirm: () => remove.mutate(f.id),
+                    onConfirm: () => remove.mutate({ id: f.id, ifMatch: f.version }),
                   }),
               },
             ]}
@@ -130,8 +130,11 @@ export default function FaqsPage() {
         schema={faqCreateBody}
         defaultValues={{ question: editing?.question ?? '', answer: editing?.answer ?? '' }}
         submitLabel={editing ? 'Save' : 'Create'}
-        onSubmit={(values) =>
-          editing ? update.mutateAsync({ id: editing.id, ...values }) : create.mutateAsync(values)
+        version={editing?.version}
+        onSubmit={(values, { ifMatch }) =>
+          editing
+            ? update.mutateAsync({ id: editing.id, ifMatch, ...values })
+            : create.mutateAsync(values)
         }
       >
         {() => (

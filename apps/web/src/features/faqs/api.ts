@@ -6,7 +6,7 @@ import {
   faqMutation,
   type FaqCreateBody,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -32,15 +32,16 @@ export function useCreateFaq() {
 /** The edit dialog sends both fields: it shows both, and both stay required. */
 export function useUpdateFaq() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: FaqCreateBody & { id: number }) =>
-      api.patch(PATHS.faqUpdate(id), faqMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: FaqCreateBody & { id: number } & Change) =>
+      api.patch(PATHS.faqUpdate(id), faqMutation, body, { ifMatch }),
     invalidates: [faqKeys.all],
   });
 }
 
 export function useDeleteFaq() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.faqRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.faqRemove(id), deleteResponse, { ifMatch }),
     invalidates: [faqKeys.all],
   });
 }

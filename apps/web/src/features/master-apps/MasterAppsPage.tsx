@@ -99,8 +99,11 @@ export default function MasterAppsPage() {
         schema={masterAppBody}
         defaultValues={{ name: renaming?.name ?? '' }}
         submitLabel={renaming ? 'Save' : 'Create'}
-        onSubmit={(values) =>
-          renaming ? rename.mutateAsync({ id: renaming.id, ...values }) : create.mutateAsync(values)
+        version={renaming?.version}
+        onSubmit={(values, { ifMatch }) =>
+          renaming
+            ? rename.mutateAsync({ id: renaming.id, ifMatch, ...values })
+            : create.mutateAsync(values)
         }
       >
         {() => <TextFormField name="name" label="Name" data-autofocus />}

@@ -5,7 +5,7 @@ import {
   masterAppMutation,
   type MasterAppBody,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -31,8 +31,8 @@ export function useCreateMasterApp() {
 
 export function useRenameMasterApp() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: MasterAppBody & { id: number }) =>
-      api.patch(PATHS.masterAppUpdate(id), masterAppMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: MasterAppBody & { id: number } & Change) =>
+      api.patch(PATHS.masterAppUpdate(id), masterAppMutation, body, { ifMatch }),
     invalidates: [masterAppKeys.all],
   });
 }

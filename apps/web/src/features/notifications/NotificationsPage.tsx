@@ -215,7 +215,7 @@ export default function NotificationsPage() {
                   confirmDelete({
                     title: 'Delete this notification?',
                     message: `“${n.title}” (${recipient(n).toLowerCase()} of ${n.masterApp.name}) will be deleted${n.logo ? ' with its logo' : ''}.`,
-                    onConfirm: () => remove.mutate(n.id),
+                    onConfirm: () => remove.mutate({ id: n.id, ifMatch: n.version }),
                   }),
               },
             ]}
@@ -228,6 +228,7 @@ export default function NotificationsPage() {
         onClose={close}
         title="New notification"
         long
+        draft={{ form: 'notification' }}
         schema={createForm}
         defaultValues={{
           masterAppId: filters.masterAppId,

@@ -5,7 +5,7 @@ import {
   notificationList,
   notificationMutation,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -44,7 +44,8 @@ export function useCreateNotification() {
 
 export function useDeleteNotification() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.notificationRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.notificationRemove(id), deleteResponse, { ifMatch }),
     invalidates: [notificationKeys.all],
   });
 }

@@ -19,10 +19,14 @@ export function PageEditDialog(props: {
       presence={page ? { area: 'pages', id: page.id, label: page.title } : undefined}
       title={page ? `Edit ${page.title}` : 'Edit page'}
       long
+      draft={page && { form: 'page', id: page.id }}
       schema={pageEditForm}
       defaultValues={{ title: page?.title ?? '', desc: page?.desc ?? '' }}
       submitLabel="Save"
-      onSubmit={(v) => update.mutateAsync({ id: defined(page).id, title: v.title, desc: v.desc })}
+      version={page?.version}
+      onSubmit={(v, { ifMatch }) =>
+        update.mutateAsync({ id: defined(page).id, ifMatch, title: v.title, desc: v.desc })
+      }
     >
       {() => (
         <>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PAGE_SORTS, PATHS, page, pageList, pageMutation } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 import { defined } from '../../lib/defined';
@@ -35,8 +35,13 @@ export function usePage(id: number | undefined) {
 /** Changes a page's title and text; an empty text is kept (an empty page). */
 export function useUpdatePage() {
   return useApiMutation({
-    mutationFn: ({ id, title, desc }: { id: number; title: string; desc: string }) =>
-      api.patch(PATHS.page(id), pageMutation, { title, desc }),
+    mutationFn: ({
+      id,
+      ifMatch,
+      title,
+      desc,
+    }: { id: number; title: string; desc: string } & Change) =>
+      api.patch(PATHS.page(id), pageMutation, { title, desc }, { ifMatch }),
     invalidates: [pageKeys.all],
   });
 }

@@ -243,6 +243,7 @@ export function CreatePosterDialog(props: {
       onClose={close}
       title="New poster"
       long
+      draft={{ form: 'poster' }}
       schema={createForm}
       defaultValues={{
         target: 'all',
@@ -325,7 +326,10 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
           bottomDefNum: poster?.bottomDefNum ?? 1,
         }}
         submitLabel="Save"
-        onSubmit={(v) => changeDefNums.mutateAsync({ id: defined(poster).id, ...v })}
+        version={poster?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeDefNums.mutateAsync({ id: defined(poster).id, ifMatch, ...v })
+        }
       >
         {() => <DefNumFields />}
       </FormDialog>
@@ -338,7 +342,10 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={dateBody}
         defaultValues={{ date: poster?.date ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) => changeDate.mutateAsync({ id: defined(poster).id, date: v.date })}
+        version={poster?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeDate.mutateAsync({ id: defined(poster).id, ifMatch, date: v.date })
+        }
       >
         {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
       </FormDialog>
@@ -351,8 +358,9 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={positionBody}
         defaultValues={{ position: poster?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) =>
-          changePosition.mutateAsync({ id: defined(poster).id, position: v.position })
+        version={poster?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changePosition.mutateAsync({ id: defined(poster).id, ifMatch, position: v.position })
         }
       >
         {() => <PositionField />}
@@ -366,8 +374,14 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={imageForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
-          changeImage.mutateAsync({ id: defined(poster).id, file: v.file, onProgress: setProgress })
+        version={poster?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeImage.mutateAsync({
+            id: defined(poster).id,
+            ifMatch,
+            file: v.file,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (
@@ -394,9 +408,11 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         schema={thumbForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
+        version={poster?.version}
+        onSubmit={(v, { ifMatch }) =>
           changeThumb.mutateAsync({
             id: defined(poster).id,
+            ifMatch,
             file: v.thumbFile,
             onProgress: setProgress,
           })
@@ -418,7 +434,10 @@ export function PosterDialogs(props: { dialog: PosterDialog; onClose: () => void
         onClose={close}
         subject={name}
         current={poster?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(poster).id, status })}
+        version={poster?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(poster).id, status, ifMatch })
+        }
       />
 
       <PosterPreviewDialog
@@ -478,7 +497,7 @@ export function usePosterActions(open: (dialog: PosterDialog) => void) {
         confirmDelete({
           title: 'Delete this poster?',
           message: `Poster #${poster.id} of ${poster.masterApp.name} (${poster.category.name}) will be deleted. The same poster in other apps stays.`,
-          onConfirm: () => remove.mutate(poster.id),
+          onConfirm: () => remove.mutate({ id: poster.id, ifMatch: poster.version }),
         }),
     },
   ];

@@ -128,11 +128,11 @@ export default function PostersPage() {
       align: 'right',
       render: (p) => formatNumber(p.downloadCount),
     },
-    statusColumn({
+    statusColumn<Poster>({
       subject: posterName,
       sortable: true,
       onChange: grants.update
-        ? (p, status) => changeStatus.mutate({ id: p.id, status })
+        ? (p, status) => changeStatus.mutate({ id: p.id, status, ifMatch: p.version })
         : undefined,
     }),
     {

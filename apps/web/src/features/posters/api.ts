@@ -8,7 +8,7 @@ import {
   type Side,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
@@ -70,8 +70,8 @@ export function useCreatePoster() {
 
 export function useChangePosterDefNums() {
   return useApiMutation({
-    mutationFn: ({ id, ...nums }: DefNums & { id: number }) =>
-      api.patch(PATHS.posterDefNums(id), posterMutation, nums),
+    mutationFn: ({ id, ifMatch, ...nums }: DefNums & { id: number } & Change) =>
+      api.patch(PATHS.posterDefNums(id), posterMutation, nums, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
@@ -79,24 +79,24 @@ export function useChangePosterDefNums() {
 export function useChangePosterDate() {
   return useApiMutation({
     // No date is sent as '' (form bodies carry no null): the server clears it.
-    mutationFn: ({ id, date }: { id: number; date: string | null }) =>
-      api.patch(PATHS.posterDate(id), posterMutation, { date: date ?? '' }),
+    mutationFn: ({ id, ifMatch, date }: { id: number; date: string | null } & Change) =>
+      api.patch(PATHS.posterDate(id), posterMutation, { date: date ?? '' }, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
 
 export function useChangePosterPosition() {
   return useApiMutation({
-    mutationFn: ({ id, position }: { id: number; position: Side }) =>
-      api.put(PATHS.posterPosition(id), posterMutation, { position }),
+    mutationFn: ({ id, ifMatch, position }: { id: number; position: Side } & Change) =>
+      api.put(PATHS.posterPosition(id), posterMutation, { position }, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
 
 export function useChangePosterStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.posterStatus(id), posterMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.posterStatus(id), posterMutation, { status }, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
@@ -104,23 +104,36 @@ export function useChangePosterStatus() {
 /** Replaces this row's image (the other apps' rows keep theirs). */
 export function useChangePosterImage() {
   return useApiMutation({
-    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
-      api.upload('PUT', PATHS.posterFile(id), posterMutation, { file }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      file,
+      onProgress,
+    }: { id: number; file: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.posterFile(id), posterMutation, { file }, onProgress, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
 
 export function useChangePosterThumb() {
   return useApiMutation({
-    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
-      api.upload('PUT', PATHS.posterThumb(id), posterMutation, { thumbFile: file }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      file,
+      onProgress,
+    }: { id: number; file: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.posterThumb(id), posterMutation, { thumbFile: file }, onProgress, {
+        ifMatch,
+      }),
     invalidates: [posterKeys.all],
   });
 }
 
 export function useDeletePoster() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.posterRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.posterRemove(id), deleteResponse, { ifMatch }),
     invalidates: [posterKeys.all],
   });
 }
@@ -128,8 +141,8 @@ export function useDeletePoster() {
 /** Sets the status of the selected posters (a JSON body: `ids` is a list). */
 export function useChangePostersStatus() {
   return useBulkMutation({
-    call: (ids: number[], { status }: { status: Status }) =>
-      api.json('PUT', PATHS.posterBulkStatus, bulkResponse, { ids, status }),
+    call: (ids: number[], { status }: { status: Status }, versions) =>
+      api.json('PUT', PATHS.posterBulkStatus, bulkResponse, { ids, status, ...versions }),
     invalidates: [posterKeys.all],
   });
 }
@@ -137,7 +150,8 @@ export function useChangePostersStatus() {
 /** Deletes the selected posters. */
 export function useDeletePosters() {
   return useBulkMutation({
-    call: (ids: number[]) => api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids }),
+    call: (ids: number[], _: undefined, versions) =>
+      api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids, ...versions }),
     invalidates: [posterKeys.all],
   });
 }

@@ -160,6 +160,7 @@ export default function SettingsPage() {
         onClose={close}
         title="New settings"
         long
+        draft={{ form: 'settings' }}
         schema={createForm}
         defaultValues={{
           masterAppId: filters.masterAppId,
@@ -199,7 +200,9 @@ export default function SettingsPage() {
           mobile_domain: selected?.mobile_domain ?? '',
         }}
         submitLabel="Save"
-        onSubmit={(v) => update.mutateAsync({ row: defined(selected), ...v })}
+        version={selected?.version}
+        draft={selected && { form: 'settings', id: selected.id }}
+        onSubmit={(v, { ifMatch }) => update.mutateAsync({ row: defined(selected), ifMatch, ...v })}
       >
         {() => <SettingsFields />}
       </FormDialog>
@@ -216,9 +219,11 @@ export default function SettingsPage() {
         schema={logoForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
+        version={selected?.version}
+        onSubmit={(v, { ifMatch }) =>
           changeLogo.mutateAsync({
             id: defined(selected).id,
+            ifMatch,
             logo: v.logo,
             onProgress: setProgress,
           })

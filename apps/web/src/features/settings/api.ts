@@ -6,7 +6,7 @@ import {
   settingsMutation,
   type Settings,
 } from '@master-admin/contract';
-import { api, request } from '../../lib/api';
+import { api, type Change, request } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -53,12 +53,17 @@ export function useCreateSettings() {
  */
 export function useUpdateSettings() {
   return useApiMutation({
-    mutationFn: ({ row, title, ...domains }: { row: Settings; title: string } & Domains) => {
+    mutationFn: ({
+      row,
+      title,
+      ifMatch,
+      ...domains
+    }: { row: Settings; title: string } & Domains & Change) => {
       const cleared = SETTINGS_DOMAIN_FIELDS.some((f) => !domains[f] && row[f]);
       const url = PATHS.settingsUpdate(row.id);
-      if (!cleared) return api.put(url, settingsMutation, { title, ...domains });
+      if (!cleared) return api.put(url, settingsMutation, { title, ...domains }, { ifMatch });
       const data = Object.fromEntries(SETTINGS_DOMAIN_FIELDS.map((f) => [f, domains[f] || null]));
-      return request(settingsMutation, { method: 'PUT', url, body: { title, ...data } });
+      return request(settingsMutation, { method: 'PUT', url, body: { title, ...data }, ifMatch });
     },
     invalidates: [settingsKeys.all],
   });
@@ -66,8 +71,15 @@ export function useUpdateSettings() {
 
 export function useChangeLogo() {
   return useApiMutation({
-    mutationFn: ({ id, logo, onProgress }: { id: number; logo: File } & Progress) =>
-      api.upload('PUT', PATHS.settingsUpdate(id), settingsMutation, { logo }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      logo,
+      onProgress,
+    }: { id: number; logo: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.settingsUpdate(id), settingsMutation, { logo }, onProgress, {
+        ifMatch,
+      }),
     invalidates: [settingsKeys.all],
   });
 }

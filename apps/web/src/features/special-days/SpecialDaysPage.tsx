@@ -139,7 +139,13 @@ export default function SpecialDaysPage() {
           onMove={grants.update ? (d) => setDialog({ kind: 'move', specialDay: d }) : undefined}
           onDrop={
             grants.update
-              ? (d, to) => update.mutate({ id: d.id, name: d.name, month: to.month, day: to.day })
+              ? (d, to) =>
+                  update.mutate({
+                    id: d.id,
+                    name: d.name,
+                    month: to.month,
+                    day: to.day,
+                  })
               : undefined
           }
         />
@@ -155,8 +161,11 @@ export default function SpecialDaysPage() {
         schema={dayForm}
         defaultValues={dayDefaults}
         submitLabel={moving ? 'Move' : editing ? 'Save' : 'Create'}
-        onSubmit={(values) =>
-          editing ? update.mutateAsync({ id: editing.id, ...values }) : create.mutateAsync(values)
+        version={editing && 'version' in editing ? editing.version : undefined}
+        onSubmit={(values, { ifMatch }) =>
+          editing
+            ? update.mutateAsync({ id: editing.id, ifMatch, ...values })
+            : create.mutateAsync(values)
         }
       >
         {() => <DayFields withName={!moving} />}
@@ -208,7 +217,10 @@ export default function SpecialDaysPage() {
         onClose={close}
         subject={selected?.name ?? ''}
         current={selected?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(selected).id, status })}
+        version={selected?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(selected).id, status, ifMatch })
+        }
       />
     </>
   );
@@ -242,7 +254,7 @@ function SpecialDayListView(props: { actions: Actions }) {
       subject: (d) => d.name,
       sortable: false,
       onChange: grants.update
-        ? (d, status) => changeStatus.mutate({ id: d.id, status })
+        ? (d, status) => changeStatus.mutate({ id: d.id, status, ifMatch: d.version })
         : undefined,
     }),
     {

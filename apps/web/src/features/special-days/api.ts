@@ -6,7 +6,7 @@ import {
   specialDayMutation,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
@@ -37,16 +37,16 @@ export function useCreateSpecialDay() {
 /** The edit dialog sends all three fields, so the server checks the pair as given. */
 export function useUpdateSpecialDay() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: SpecialDayFields & { id: number }) =>
-      api.patch(PATHS.specialDay(id), specialDayMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: SpecialDayFields & { id: number } & Change) =>
+      api.patch(PATHS.specialDay(id), specialDayMutation, body, { ifMatch }),
     invalidates: [specialDayKeys.all],
   });
 }
 
 export function useChangeSpecialDayStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.specialDayStatus(id), specialDayMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.specialDayStatus(id), specialDayMutation, { status }, { ifMatch }),
     invalidates: [specialDayKeys.all],
   });
 }

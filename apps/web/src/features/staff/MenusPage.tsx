@@ -102,7 +102,7 @@ export default function MenusPage() {
                   confirmDelete({
                     title: 'Delete this menu?',
                     message: `The menu “${m.title}” and every staff member’s permissions on it will be deleted.`,
-                    onConfirm: () => remove.mutate(m.id),
+                    onConfirm: () => remove.mutate({ id: m.id, ifMatch: m.version }),
                   }),
               },
             ]}
@@ -118,10 +118,12 @@ export default function MenusPage() {
         schema={menuCreateBody}
         defaultValues={{ name: editing?.name ?? '', title: editing?.title ?? '' }}
         submitLabel={editing ? 'Save' : 'Create'}
-        onSubmit={(values) =>
+        version={editing?.version}
+        onSubmit={(values, { ifMatch }) =>
           editing
             ? update.mutateAsync({
                 id: editing.id,
+                ifMatch,
                 title: values.title,
                 ...(isBuiltIn(editing) ? {} : { name: values.name }),
               })

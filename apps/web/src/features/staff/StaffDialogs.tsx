@@ -105,7 +105,10 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
           roles: editing?.roles ?? '',
         }}
         submitLabel="Save"
-        onSubmit={(values) => update.mutateAsync({ id: defined(editing).id, ...values })}
+        version={editing?.version}
+        onSubmit={(values, { ifMatch }) =>
+          update.mutateAsync({ id: defined(editing).id, ifMatch, ...values })
+        }
       >
         {() => <DetailInputs />}
       </FormDialog>
@@ -139,7 +142,10 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         onClose={onClose}
         subject={selected ? staffName(selected) : ''}
         current={selected?.status}
-        onSubmit={(value) => status.mutateAsync({ id: defined(selected).id, status: value })}
+        version={selected?.version}
+        onSubmit={(value, ifMatch) =>
+          status.mutateAsync({ id: defined(selected).id, status: value, ifMatch })
+        }
       />
     </>
   );
@@ -152,6 +158,7 @@ export function useConfirmDeleteStaff(onDeleted?: () => void) {
     confirmDelete({
       title: 'Delete this staff member?',
       message: `${staffName(staff)} will be signed out at once and can no longer sign in. The email and phone number become free for a new account.`,
-      onConfirm: () => remove.mutate(staff.id, { onSuccess: () => onDeleted?.() }),
+      onConfirm: () =>
+        remove.mutate({ id: staff.id, ifMatch: staff.version }, { onSuccess: () => onDeleted?.() }),
     });
 }

@@ -45,7 +45,7 @@ export default function StaffPage() {
     statusColumn({
       subject: staffName,
       sortable: false,
-      onChange: (s, status) => changeStatus.mutate({ id: s.id, status }),
+      onChange: (s, status) => changeStatus.mutate({ id: s.id, status, ifMatch: s.version }),
     }),
     {
       key: 'createdAt',

@@ -17,7 +17,7 @@ import {
   type StaffEditForm,
   type Status,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 import { defined } from '../../lib/defined';
@@ -58,8 +58,8 @@ export function useCreateStaff() {
 
 export function useUpdateStaff() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: StaffEditForm & { id: number }) =>
-      api.patch(PATHS.staffUpdate(id), staffMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: StaffEditForm & { id: number } & Change) =>
+      api.patch(PATHS.staffUpdate(id), staffMutation, body, { ifMatch }),
     invalidates: [staffKeys.all],
   });
 }
@@ -73,8 +73,8 @@ export function useStaffPassword() {
 
 export function useStaffStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.staffStatus(id), staffMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.staffStatus(id), staffMutation, { status }, { ifMatch }),
     invalidates: [staffKeys.all],
   });
 }
@@ -82,7 +82,8 @@ export function useStaffStatus() {
 /** "Staff deleted successfully": the account is DELETED and leaves the list. */
 export function useDeleteStaff() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.staffRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.staffRemove(id), deleteResponse, { ifMatch }),
     invalidates: [staffKeys.all],
   });
 }
@@ -118,15 +119,16 @@ export function useCreateMenu() {
 
 export function useUpdateMenu() {
   return useApiMutation({
-    mutationFn: ({ id, ...body }: { id: number; name?: string; title: string }) =>
-      api.patch(PATHS.menu(id), menuMutation, body),
+    mutationFn: ({ id, ifMatch, ...body }: { id: number; name?: string; title: string } & Change) =>
+      api.patch(PATHS.menu(id), menuMutation, body, { ifMatch }),
     invalidates: [menuKeys.all, staffKeys.all],
   });
 }
 
 export function useDeleteMenu() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.menuRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.menuRemove(id), deleteResponse, { ifMatch }),
     invalidates: [menuKeys.all, staffKeys.all],
   });
 }
@@ -147,8 +149,8 @@ export function useMenuPermissions(menuId: number | undefined, accountId: number
 export function useSetPermission(via: 'permissions' | 'user-permissions') {
   const path = via === 'permissions' ? PATHS.permissionStatus : PATHS.userPermissionStatus;
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: boolean }) =>
-      api.put(path(id), permissionMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: boolean } & Change) =>
+      api.put(path(id), permissionMutation, { status }, { ifMatch }),
     invalidates: [staffKeys.all],
   });
 }

@@ -300,7 +300,7 @@ export default function ImagesPage() {
                 confirmDelete({
                   title: `Delete ${kind} image No. ${row.defNum}?`,
                   message: `The image numbered ${row.defNum} of ${name} will be deleted; posters that name this number will show nothing in its place.`,
-                  onConfirm: () => remove.mutate(row.id),
+                  onConfirm: () => remove.mutate({ id: row.id, ifMatch: row.version }),
                 })
               }
             />
@@ -345,7 +345,10 @@ export default function ImagesPage() {
         schema={numberForm}
         defaultValues={{ defNum: image?.defNum ?? 1 }}
         submitLabel="Save"
-        onSubmit={(v) => renumber.mutateAsync({ id: defined(image).id, defNum: v.defNum })}
+        version={image?.version}
+        onSubmit={(v, { ifMatch }) =>
+          renumber.mutateAsync({ id: defined(image).id, ifMatch, defNum: v.defNum })
+        }
       >
         {() => <NumberField />}
       </FormDialog>
@@ -357,8 +360,14 @@ export default function ImagesPage() {
         schema={replaceForm}
         defaultValues={{}}
         submitLabel="Upload"
-        onSubmit={(v) =>
-          replace.mutateAsync({ id: defined(image).id, file: v.file, onProgress: setProgress })
+        version={image?.version}
+        onSubmit={(v, { ifMatch }) =>
+          replace.mutateAsync({
+            id: defined(image).id,
+            ifMatch,
+            file: v.file,
+            onProgress: setProgress,
+          })
         }
       >
         {() => (
@@ -379,7 +388,10 @@ export default function ImagesPage() {
         schema={positionBody}
         defaultValues={{ position: image?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) => changeSide.mutateAsync({ id: defined(image).id, position: v.position })}
+        version={image?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeSide.mutateAsync({ id: defined(image).id, ifMatch, position: v.position })
+        }
       >
         {() => <SideField />}
       </FormDialog>

@@ -67,6 +67,7 @@ export function CreateUserDialog(props: {
       onClose={props.onClose}
       title="New user"
       long
+      draft={{ form: 'user' }}
       schema={userForm}
       defaultValues={{
         name: '',
@@ -100,6 +101,19 @@ export type UserDialog = {
   user: User;
 } | null;
 
+/** The edit form's values for a user as the list shows it. */
+function editValues(user: User | undefined) {
+  const detail = user?.userDetail;
+  return {
+    name: detail?.name ?? '',
+    phoneNumber: user?.phoneNumber ?? '',
+    email: detail?.email ?? '',
+    designation: detail?.designation ?? '',
+    adminAssignName: detail?.adminAssignName ?? '',
+    masterAppId: user ? String(user.masterAppId) : '',
+  };
+}
+
 /** The dialogs a user's row (or page) opens: details, date limit, banners, status. */
 export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) {
   const edit = useEditUser();
@@ -114,7 +128,6 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
     setProgress(undefined);
     props.onClose();
   };
-  const detail = user?.userDetail;
 
   return (
     <>
@@ -124,18 +137,19 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         presence={user ? { area: 'users', id: user.id, label: name } : undefined}
         title={`Edit ${name}`}
         long
+        draft={user && { form: 'user', id: user.id }}
         schema={editForm}
-        defaultValues={{
-          name: detail?.name ?? '',
-          phoneNumber: user?.phoneNumber ?? '',
-          email: detail?.email ?? '',
-          designation: detail?.designation ?? '',
-          adminAssignName: detail?.adminAssignName ?? '',
-          masterAppId: user ? String(user.masterAppId) : '',
-        }}
+        defaultValues={editValues(user)}
+        toValues={(row) => editValues(row as User)}
         submitLabel="Save"
-        onSubmit={(v) =>
-          edit.mutateAsync({ id: defined(user).id, ...v, masterAppId: Number(v.masterAppId) })
+        version={user?.version}
+        onSubmit={(v, { ifMatch }) =>
+          edit.mutateAsync({
+            id: defined(user).id,
+            ifMatch,
+            ...v,
+            masterAppId: Number(v.masterAppId),
+          })
         }
       >
         {() => (
@@ -154,8 +168,9 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         schema={dateLimitBody}
         defaultValues={{ dateLimit: user?.dateLimit ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) =>
-          changeDateLimit.mutateAsync({ id: defined(user).id, dateLimit: v.dateLimit })
+        version={user?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeDateLimit.mutateAsync({ id: defined(user).id, ifMatch, dateLimit: v.dateLimit })
         }
       >
         {() => (
@@ -177,9 +192,11 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
           schema={bannerForm}
           defaultValues={{}}
           submitLabel="Upload"
-          onSubmit={(v) =>
+          version={user?.version}
+          onSubmit={(v, { ifMatch }) =>
             changeBanner.mutateAsync({
               id: defined(user).id,
+              ifMatch,
               which,
               file: v.file,
               onProgress: setProgress,
@@ -191,7 +208,7 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
               name="file"
               label={`${which === 'top' ? 'Top' : 'Bottom'} banner`}
               required
-              current={which === 'top' ? detail?.top : detail?.bottom}
+              current={which === 'top' ? user?.userDetail?.top : user?.userDetail?.bottom}
               progress={progress}
             />
           )}
@@ -203,7 +220,10 @@ export function UserDialogs(props: { dialog: UserDialog; onClose: () => void }) 
         onClose={close}
         subject={name}
         current={user?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(user).id, status })}
+        version={user?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(user).id, status, ifMatch })
+        }
       />
     </>
   );
@@ -253,7 +273,7 @@ export function useUserActions(
         confirmDelete({
           title: 'Delete this user?',
           message: `${userName(user)} (${user.phoneNumber}, ${user.masterApp.name}) will be marked DELETED and leave the list. Their images stay, so setting another status restores the account.`,
-          onConfirm: () => remove.mutate(user.id),
+          onConfirm: () => remove.mutate({ id: user.id, ifMatch: user.version }),
         }),
     },
   ];

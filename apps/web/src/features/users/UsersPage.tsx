@@ -103,7 +103,7 @@ export default function UsersPage() {
       subject: userName,
       sortable: true,
       onChange: grants.update
-        ? (u, status) => changeStatus.mutate({ id: u.id, status })
+        ? (u, status) => changeStatus.mutate({ id: u.id, status, ifMatch: u.version })
         : undefined,
     }),
     {

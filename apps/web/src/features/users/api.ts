@@ -17,7 +17,7 @@ import {
   type Status,
   type UserCreateBody,
 } from '@master-admin/contract';
-import { api } from '../../lib/api';
+import { api, type Change } from '../../lib/api';
 import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
@@ -65,8 +65,8 @@ export function useRegisterUser() {
 
 export function useEditUser() {
   return useApiMutation({
-    mutationFn: ({ id, ...values }: Partial<Fields> & { id: number }) =>
-      api.patch(PATHS.userEdit(id), userMutation, values),
+    mutationFn: ({ id, ifMatch, ...values }: Partial<Fields> & { id: number } & Change) =>
+      api.patch(PATHS.userEdit(id), userMutation, values, { ifMatch }),
     invalidates: [userKeys.all],
   });
 }
@@ -74,16 +74,16 @@ export function useEditUser() {
 export function useChangeDateLimit() {
   return useApiMutation({
     // No limit is sent as '' (form bodies carry no null): the server clears it.
-    mutationFn: ({ id, dateLimit }: { id: number; dateLimit: string | null }) =>
-      api.patch(PATHS.userDateLimit(id), userMutation, { dateLimit: dateLimit ?? '' }),
+    mutationFn: ({ id, ifMatch, dateLimit }: { id: number; dateLimit: string | null } & Change) =>
+      api.patch(PATHS.userDateLimit(id), userMutation, { dateLimit: dateLimit ?? '' }, { ifMatch }),
     invalidates: [userKeys.all],
   });
 }
 
 export function useChangeUserStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.userStatus(id), userMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.userStatus(id), userMutation, { status }, { ifMatch }),
     invalidates: [userKeys.all],
   });
 }
@@ -91,8 +91,8 @@ export function useChangeUserStatus() {
 /** Sets the status of the selected users (a JSON body: `ids` is a list). */
 export function useChangeUsersStatus() {
   return useBulkMutation({
-    call: (ids: number[], { status }: { status: Status }) =>
-      api.json('PUT', PATHS.userBulkStatus, bulkResponse, { ids, status }),
+    call: (ids: number[], { status }: { status: Status }, versions) =>
+      api.json('PUT', PATHS.userBulkStatus, bulkResponse, { ids, status, ...versions }),
     invalidates: [userKeys.all],
   });
 }
@@ -101,16 +101,18 @@ export function useChangeBanner() {
   return useApiMutation({
     mutationFn: ({
       id,
+      ifMatch,
       which,
       file,
       onProgress,
-    }: { id: number; which: 'top' | 'bottom'; file: File } & Progress) =>
+    }: { id: number; which: 'top' | 'bottom'; file: File } & Progress & Change) =>
       api.upload(
         'PUT',
         which === 'top' ? PATHS.userTopBanner(id) : PATHS.userBottomBanner(id),
         userMutation,
         { file },
         onProgress,
+        { ifMatch },
       ),
     invalidates: [userKeys.all],
   });
@@ -118,7 +120,8 @@ export function useChangeBanner() {
 
 export function useDeleteUser() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.userDelete(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.userDelete(id), deleteResponse, { ifMatch }),
     invalidates: [userKeys.all],
   });
 }
@@ -154,31 +157,39 @@ export function useUploadImage(kind: ImageKind, accountId: number) {
 
 export function useReplaceImage(kind: ImageKind, accountId: number) {
   return useApiMutation({
-    mutationFn: ({ id, file, onProgress }: { id: number; file: File } & Progress) =>
-      api.upload('PUT', PATHS.imageFile(kind, id), imageMutation, { file }, onProgress),
+    mutationFn: ({
+      id,
+      ifMatch,
+      file,
+      onProgress,
+    }: { id: number; file: File } & Progress & Change) =>
+      api.upload('PUT', PATHS.imageFile(kind, id), imageMutation, { file }, onProgress, {
+        ifMatch,
+      }),
     invalidates: [userKeys.images(kind, accountId)],
   });
 }
 
 export function useChangeImageNumber(kind: ImageKind, accountId: number) {
   return useApiMutation({
-    mutationFn: ({ id, defNum }: { id: number; defNum: number }) =>
-      api.patch(PATHS.imageDefNum(kind, id), imageMutation, { defNum, accountId }),
+    mutationFn: ({ id, ifMatch, defNum }: { id: number; defNum: number } & Change) =>
+      api.patch(PATHS.imageDefNum(kind, id), imageMutation, { defNum, accountId }, { ifMatch }),
     invalidates: [userKeys.images(kind, accountId)],
   });
 }
 
 export function useChangeSelfPosition(accountId: number) {
   return useApiMutation({
-    mutationFn: ({ id, position }: { id: number; position: Side }) =>
-      api.patch(PATHS.selfPosition(id), imageMutation, { position }),
+    mutationFn: ({ id, ifMatch, position }: { id: number; position: Side } & Change) =>
+      api.patch(PATHS.selfPosition(id), imageMutation, { position }, { ifMatch }),
     invalidates: [userKeys.images('self', accountId)],
   });
 }
 
 export function useDeleteImage(kind: ImageKind, accountId: number) {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.imageRemove(kind, id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.imageRemove(kind, id), deleteResponse, { ifMatch }),
     invalidates: [userKeys.images(kind, accountId)],
   });
 }

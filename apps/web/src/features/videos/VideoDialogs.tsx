@@ -55,6 +55,7 @@ export function CreateVideoDialog(props: {
       onClose={close}
       title="New video"
       long
+      draft={{ form: 'video' }}
       schema={createForm}
       defaultValues={{
         ...props.initial,
@@ -147,7 +148,10 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
           bottomDefNum: video?.bottomDefNum ?? 1,
         }}
         submitLabel="Save"
-        onSubmit={(v) => changeDefNums.mutateAsync({ id: defined(video).id, ...v })}
+        version={video?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeDefNums.mutateAsync({ id: defined(video).id, ifMatch, ...v })
+        }
       >
         {() => <DefNumFields subject="video" />}
       </FormDialog>
@@ -160,7 +164,10 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         schema={dateBody}
         defaultValues={{ date: video?.date ?? '' }}
         submitLabel="Save"
-        onSubmit={(v) => changeDate.mutateAsync({ id: defined(video).id, date: v.date })}
+        version={video?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changeDate.mutateAsync({ id: defined(video).id, ifMatch, date: v.date })
+        }
       >
         {() => <DateFormField name="date" label="Date" description="Clear it for no date." />}
       </FormDialog>
@@ -173,8 +180,9 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         schema={positionBody}
         defaultValues={{ position: video?.position ?? 'LEFT' }}
         submitLabel="Save"
-        onSubmit={(v) =>
-          changePosition.mutateAsync({ id: defined(video).id, position: v.position })
+        version={video?.version}
+        onSubmit={(v, { ifMatch }) =>
+          changePosition.mutateAsync({ id: defined(video).id, ifMatch, position: v.position })
         }
       >
         {() => <PositionField subject="video" />}
@@ -185,7 +193,10 @@ export function VideoDialogs(props: { dialog: VideoDialog; onClose: () => void }
         onClose={close}
         subject={name}
         current={video?.status}
-        onSubmit={(status) => changeStatus.mutateAsync({ id: defined(video).id, status })}
+        version={video?.version}
+        onSubmit={(status, ifMatch) =>
+          changeStatus.mutateAsync({ id: defined(video).id, status, ifMatch })
+        }
       />
 
       <VideoPlayerModal video={dialog?.kind === 'player' ? video : undefined} onClose={close} />
@@ -223,7 +234,7 @@ export function useVideoActions(open: (dialog: VideoDialog) => void) {
         confirmDelete({
           title: 'Delete this video?',
           message: `Video #${video.id} of ${video.masterApp.name} will be deleted, with its file unless other videos share it.`,
-          onConfirm: () => remove.mutate(video.id),
+          onConfirm: () => remove.mutate({ id: video.id, ifMatch: video.version }),
         }),
     },
   ];

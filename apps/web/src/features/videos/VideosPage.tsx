@@ -142,11 +142,11 @@ export default function VideosPage() {
       align: 'right',
       render: (v) => formatNumber(v.downloadCount),
     },
-    statusColumn({
+    statusColumn<Video>({
       subject: videoName,
       sortable: true,
       onChange: grants.update
-        ? (v, status) => changeStatus.mutate({ id: v.id, status })
+        ? (v, status) => changeStatus.mutate({ id: v.id, status, ifMatch: v.version })
         : undefined,
     }),
     {

@@ -9,7 +9,7 @@ import {
   type Side,
   type Status,
 } from '@master-admin/contract';
-import { api, type UploadProgress } from '../../lib/api';
+import { api, type Change, type UploadProgress } from '../../lib/api';
 import { useBulkMutation } from '../../lib/bulk';
 import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
@@ -52,8 +52,8 @@ export function useCreateVideo() {
 
 export function useChangeVideoDefNums() {
   return useApiMutation({
-    mutationFn: ({ id, ...nums }: DefNums & { id: number }) =>
-      api.patch(PATHS.videoDefNums(id), videoMutation, nums),
+    mutationFn: ({ id, ifMatch, ...nums }: DefNums & { id: number } & Change) =>
+      api.patch(PATHS.videoDefNums(id), videoMutation, nums, { ifMatch }),
     invalidates: [videoKeys.all],
   });
 }
@@ -61,31 +61,32 @@ export function useChangeVideoDefNums() {
 export function useChangeVideoDate() {
   return useApiMutation({
     // No date is sent as '' (form bodies carry no null): the server clears it.
-    mutationFn: ({ id, date }: { id: number; date: string | null }) =>
-      api.patch(PATHS.videoDate(id), videoMutation, { date: date ?? '' }),
+    mutationFn: ({ id, ifMatch, date }: { id: number; date: string | null } & Change) =>
+      api.patch(PATHS.videoDate(id), videoMutation, { date: date ?? '' }, { ifMatch }),
     invalidates: [videoKeys.all],
   });
 }
 
 export function useChangeVideoPosition() {
   return useApiMutation({
-    mutationFn: ({ id, position }: { id: number; position: Side }) =>
-      api.put(PATHS.videoPosition(id), videoMutation, { position }),
+    mutationFn: ({ id, ifMatch, position }: { id: number; position: Side } & Change) =>
+      api.put(PATHS.videoPosition(id), videoMutation, { position }, { ifMatch }),
     invalidates: [videoKeys.all],
   });
 }
 
 export function useChangeVideoStatus() {
   return useApiMutation({
-    mutationFn: ({ id, status }: { id: number; status: Status }) =>
-      api.put(PATHS.videoStatus(id), videoMutation, { status }),
+    mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
+      api.put(PATHS.videoStatus(id), videoMutation, { status }, { ifMatch }),
     invalidates: [videoKeys.all],
   });
 }
 
 export function useDeleteVideo() {
   return useApiMutation({
-    mutationFn: (id: number) => api.delete(PATHS.videoRemove(id), deleteResponse),
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.videoRemove(id), deleteResponse, { ifMatch }),
     invalidates: [videoKeys.all],
   });
 }
@@ -93,8 +94,8 @@ export function useDeleteVideo() {
 /** Sets the status of the selected videos (a JSON body: `ids` is a list). */
 export function useChangeVideosStatus() {
   return useBulkMutation({
-    call: (ids: number[], { status }: { status: Status }) =>
-      api.json('PUT', PATHS.videoBulkStatus, bulkResponse, { ids, status }),
+    call: (ids: number[], { status }: { status: Status }, versions) =>
+      api.json('PUT', PATHS.videoBulkStatus, bulkResponse, { ids, status, ...versions }),
     invalidates: [videoKeys.all],
   });
 }
@@ -102,7 +103,8 @@ export function useChangeVideosStatus() {
 /** Deletes the selected videos. */
 export function useDeleteVideos() {
   return useBulkMutation({
-    call: (ids: number[]) => api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids }),
+    call: (ids: number[], _: undefined, versions) =>
+      api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids, ...versions }),
     invalidates: [videoKeys.all],
   });
 }
