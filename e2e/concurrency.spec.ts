@@ -1,8 +1,8 @@
 /**
  * Several staff at once (issue 23): two staff members, each in a browser context of their own,
  * work on the same rows. Asha is the test's own page (its console is guarded); Ravi is a second
- * context opened by `staffPage`. Shared setup (the two accounts) is made once in beforeAll, so
- * later flows (live lists, presence) only add tests.
+ * context opened by `staffPage`. Shared setup (the two accounts) is made once in beforeAll; the
+ * flows: no silent overwrite, drafts, and live lists with presence.
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
@@ -15,6 +15,7 @@ import {
   newBackOfficeAccount,
   openSignedIn,
   rowAction,
+  signInCall,
   test,
   type Sql,
 } from './fixtures.ts';
@@ -152,5 +153,93 @@ test.describe('drafts', () => {
     expect(
       await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:'))),
     ).toEqual([]);
+  });
+});
+
+test.describe('live lists and presence', () => {
+  test('a list follows the other’s rename and new rows; presence shows, goes and expires', async ({
+    page,
+    browser,
+    sql,
+  }) => {
+    // A presence left without a DELETE expires after PRESENCE_TTL_SECONDS (30 s) and a sweep.
+    test.setTimeout(120_000);
+    const first = `E2E Live ${suffix} one`;
+    const renamed = `E2E Live ${suffix} uno`;
+    const created = `E2E Live ${suffix} two`;
+    const admin = await adminApi(page.request);
+    await admin('post', PATHS.categoryCreate, { form: { name: first } });
+    const list = `/category?q=${encodeURIComponent(`E2E Live ${suffix}`)}`;
+    const other = await staffPage(browser, ravi, list, 'Categories');
+    await openSignedIn(page, list, { heading: 'Categories', as: asha });
+    await expect(page.getByRole('cell', { name: first, exact: true })).toBeVisible();
+    // Nothing below reloads Asha's page: this mark would be gone.
+    await page.evaluate(() => ((globalThis as unknown as { kept: boolean }).kept = true));
+    const kept = () =>
+      page.evaluate(() => (globalThis as unknown as { kept?: boolean }).kept === true);
+
+    // Ravi renames: Asha's row changes in place.
+    await rowAction(other, first, 'Rename');
+    const renameR = other.getByRole('dialog', { name: `Rename ${first}` });
+    await renameR.getByLabel('Name').fill(renamed);
+    await renameR.getByRole('button', { name: 'Save' }).click();
+    await expect(renameR).toBeHidden();
+    await expect(page.getByRole('cell', { name: renamed, exact: true })).toBeVisible();
+    await expect(page.getByRole('cell', { name: first, exact: true })).toHaveCount(0);
+
+    // Ravi adds a category: Asha is told, and sees it when she asks.
+    await other.getByRole('button', { name: 'New category' }).click();
+    const createR = other.getByRole('dialog', { name: 'New category' });
+    await createR.getByLabel('Name').fill(created);
+    await createR.getByRole('button', { name: 'Create' }).click();
+    await expect(createR).toBeHidden();
+    const news = page.getByTestId('new-rows');
+    await expect(news).toContainText(new RegExp(`\\d+ new categor(y|ies) by .*${ravi.name}`));
+    await expect(page.getByRole('cell', { name: created, exact: true })).toHaveCount(0);
+    await page.getByRole('button', { name: /^Show the new categor/ }).click();
+    await expect(page.getByRole('cell', { name: created, exact: true })).toBeVisible();
+    await expect(news).toHaveCount(0);
+    expect(await kept()).toBe(true);
+
+    // Ravi opens the row's edit dialog: Asha sees it on the row and in her own dialog.
+    const row = page.getByRole('row').filter({ hasText: renamed });
+    await rowAction(other, renamed, 'Rename');
+    const editR = other.getByRole('dialog', { name: `Rename ${renamed}` });
+    await expect(editR).toBeVisible();
+    await expect(row.getByText(`${ravi.name} is editing`)).toBeVisible();
+    await rowAction(page, renamed, 'Rename');
+    const editA = page.getByRole('dialog', { name: `Rename ${renamed}` });
+    await expect(editA.getByText(`${ravi.name} is editing`)).toBeVisible();
+    // He sees her; nobody sees themselves.
+    await expect(editR.getByText(`${asha.name} is editing`)).toBeVisible();
+    await expect(editA.getByText(`${asha.name} is editing`)).toHaveCount(0);
+
+    // He closes his dialog: it is gone on her side.
+    await editR.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editA.getByText(`${ravi.name} is editing`)).toBeHidden();
+    await editA.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row.getByText(/is editing/)).toHaveCount(0);
+
+    // He closes the tab with the dialog open: the page's last request says so.
+    await rowAction(other, renamed, 'Rename');
+    await expect(row.getByText(`${ravi.name} is editing`)).toBeVisible();
+    await other.close({ runBeforeUnload: true });
+    await expect(row.getByText(/is editing/)).toHaveCount(0);
+
+    // A tab that dies without a word (a crash, a lost network) leaves what its last PUT said and
+    // no DELETE: the presence expires by itself.
+    const { id } = await sql.one<{ id: number }>('select id from categories where name = ?', [
+      renamed,
+    ]);
+    const { token } = await signInCall(page.request, ravi);
+    const held = await page.request.put(`/api/v1${PATHS.presence}`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { area: 'category', id },
+    });
+    expect(held.ok(), await held.text()).toBe(true);
+    await expect(row.getByText(`${ravi.name} is editing`)).toBeVisible();
+    await expect(row.getByText(/is editing/)).toHaveCount(0, { timeout: 60_000 });
+    expect(await kept()).toBe(true);
+    await other.context().close();
   });
 });
