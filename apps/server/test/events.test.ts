@@ -153,6 +153,35 @@ describe('GET events', () => {
     stream.close();
   });
 
+  it('does not announce a user’s numbered image as a user (its id is an image’s)', async () => {
+    const appId = (await api('POST', '/master-app', { name: 'Images Events App' })).json().result
+      .id as number;
+    const user = await api('POST', '/auth/user/register', {
+      phoneNumber: '9111100001',
+      masterAppId: appId,
+      name: 'Image Owner',
+    });
+    expect(user.statusCode, user.body).toBe(200);
+    const userId = user.json().result.id as number;
+    const stream = track(await ready(s.adminToken));
+    const form = await multipart(
+      { defNum: '1' },
+      { file: { name: 't.png', data: await images.png(12, 12), type: 'image/png' } },
+    );
+    const image = await s.api({
+      method: 'POST',
+      url: `/top/${userId}`,
+      token: s.adminToken,
+      ...form,
+    });
+    expect(image.statusCode, image.body).toBe(200);
+    // A change after it, heard: the image's own would have come first.
+    const faqId = await createFaq('After the image');
+    await stream.waitFor(change('faqs', 'created', faqId));
+    expect(stream.events('change').filter((e) => e.data.area === 'users')).toEqual([]);
+    stream.close();
+  });
+
   it('reaches only accounts that may view the area', async () => {
     const faqsOnly = await s.staff({ faqs: ['VIEW'] });
     const stream = track(await ready(faqsOnly.token));

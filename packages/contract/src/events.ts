@@ -14,9 +14,13 @@ export const EVENT_AREAS = [
 export type EventArea =
   NonNullable<(typeof AUDIT_AREA_MENUS)[keyof typeof AUDIT_AREA_MENUS]> | 'staff';
 
-/** The event area an audit area's changes are announced in; undefined: none (`auth`). */
+/**
+ * The event area an audit area's changes are announced in; undefined: none. Sign-ins (`auth`)
+ * are not changes of a row; a user's numbered images are rows of their own whose ids would read
+ * as users' ids in the `users` area (no list of users shows them: the user's page reads them).
+ */
 export function eventAreaOf(area: AuditArea): EventArea | undefined {
-  if (area === 'auth') return undefined;
+  if (area === 'auth' || area === 'userImages') return undefined;
   return AUDIT_AREA_MENUS[area] ?? 'staff';
 }
 
