@@ -12,6 +12,7 @@ import {
   test,
   expectToast,
   signInError,
+  watchApi,
 } from './fixtures.ts';
 
 /** The side menu's links: the spec's order (Dashboard … Account), then the "More" areas. */
@@ -106,12 +107,13 @@ test.describe('sign-out', () => {
     page,
     request,
   }) => {
+    const calls = watchApi(page);
     await signIn(page);
     const before = await token(page);
     expect(before).toBeTruthy();
     // Signing out cuts the dashboard's requests under way (lib/api.ts); one answered in the very
     // moment of the cut can still log a 401, so this test signs out of a settled screen.
-    await page.waitForLoadState('networkidle');
+    await calls.settled();
 
     await signOut(page);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

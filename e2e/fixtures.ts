@@ -192,6 +192,30 @@ export async function signOut(page: Page) {
  * The width in pixels of the picture an <img> has loaded, 0 until it has: poll it to know that an
  * image really came from the server.
  */
+/**
+ * Watches the page's API calls from now on; `settled()` waits until none has been under way for
+ * half a second, the event stream aside (it stays open as long as the page, so Playwright's
+ * 'networkidle' never comes on a signed-in page).
+ */
+export function watchApi(page: Page) {
+  const pending = new Set<unknown>();
+  const isApi = (url: string) => url.includes('/api/v1/') && !url.includes('/api/v1/events');
+  page.on('request', (r) => void (isApi(r.url()) && pending.add(r)));
+  page.on('requestfinished', (r) => void pending.delete(r));
+  page.on('requestfailed', (r) => void pending.delete(r));
+  return {
+    async settled(quietMs = 500, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      let quietSince = Date.now();
+      while (Date.now() - quietSince < quietMs) {
+        if (Date.now() > deadline) throw new Error(`API calls under way after ${timeoutMs} ms`);
+        await page.waitForTimeout(50);
+        if (pending.size > 0) quietSince = Date.now();
+      }
+    },
+  };
+}
+
 export function loadedWidth(img: Locator): Promise<number> {
   return img.evaluate((el) => {
     // The e2e project has no DOM types: an <img> read by the two fields used.

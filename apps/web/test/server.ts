@@ -31,7 +31,11 @@ export const eventStream = (chunks: readonly string[] = []): Response => {
       for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
     },
   });
-  return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
+  // Chunked, as the server's: a body that ends when the connection closes would, once the client
+  // let go, be completed by Node's fetch (undici) after its abort, failing an assertion there.
+  return new HttpResponse(body, {
+    headers: { 'Content-Type': 'text/event-stream', 'Transfer-Encoding': 'chunked' },
+  });
 };
 
 // Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))). The
