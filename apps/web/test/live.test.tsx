@@ -2,13 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, type ChangeEventData } from '@master-admin/contract';
-import {
-  EventHub,
-  FALLBACK_AFTER_FAILURES,
-  PRESENCE_RENEW_MS,
-  accountIdOf,
-  events,
-} from '../src/lib/events';
+import { EventHub, FALLBACK_AFTER_FAILURES, PRESENCE_RENEW_MS, events } from '../src/lib/events';
+import { subjectOf } from '../src/lib/session';
 import { defined } from '../src/lib/defined';
 import { renderApp } from './render';
 import { HttpResponse, api, http, server } from './server';
@@ -104,9 +99,9 @@ afterEach(() => {
 
 describe('the event stream', () => {
   it('reads the account from its token', () => {
-    expect(accountIdOf(tokenFor(42))).toBe(42);
-    expect(accountIdOf('not-a-token')).toBeUndefined();
-    expect(accountIdOf(null)).toBeUndefined();
+    expect(subjectOf(tokenFor(42))).toBe(42);
+    expect(subjectOf('not-a-token')).toBeNull();
+    expect(subjectOf(null)).toBeNull();
   });
 
   it('parses events, resumes with Last-Event-ID after a drop, and drops repeated ids', async () => {

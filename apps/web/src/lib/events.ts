@@ -42,20 +42,6 @@ const FOCUS_GAP_MS = 5_000;
 
 const EMPTY: readonly EventAccount[] = Object.freeze([]);
 
-/** The account a bearer token was issued to (its `sub`), to tell one's own doings from others'. */
-export function accountIdOf(token: string | null): number | undefined {
-  const payload = token?.split('.')[1];
-  if (!payload) return undefined;
-  try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
-    const id = Number(sub);
-    return Number.isInteger(id) && id > 0 ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const presenceKey = (area: string, id: number) => `${area}:${id}`;
 
 type ChangeListener = (event: ChangeEventData) => void;
@@ -108,7 +94,7 @@ export class EventHub {
     if (this.#abort) return;
     const abort = new AbortController();
     this.#abort = abort;
-    this.#me = accountIdOf(session.token());
+    this.#me = session.accountId() ?? undefined;
     this.#setState('connecting');
     window.addEventListener('focus', this.#onFocus);
     void this.#run(abort.signal);

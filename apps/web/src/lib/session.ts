@@ -10,10 +10,10 @@ export const session = {
   isSignedIn: (): boolean => localStorage.getItem(STORAGE_KEYS.token) !== null,
   /**
    * The signed-in account's id: the token's subject (`sub`, a signed JWT the server checks; read
-   * here only to keep this account's browser data, drafts, apart from another's). Null when signed
-   * out or the token is not a JWT.
+   * here only to keep this account's drafts apart from another's and to tell its own changes in
+   * the event stream from others'). Null when signed out or the token is not a JWT.
    */
-  accountId: (): string | null => subjectOf(localStorage.getItem(STORAGE_KEYS.token)),
+  accountId: (): number | null => subjectOf(localStorage.getItem(STORAGE_KEYS.token)),
   signIn(token: string, loginId: string | undefined) {
     localStorage.removeItem(GRANTS_KEY);
     localStorage.setItem(STORAGE_KEYS.token, token);
@@ -27,17 +27,14 @@ export const session = {
   },
 };
 
-function subjectOf(token: string | null): string | null {
+/** The account id a token's payload names (`sub`), if it is a JWT naming one. */
+export function subjectOf(token: string | null): number | null {
   const payload = token?.split('.')[1];
   if (!payload) return null;
   try {
     const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
-    return typeof sub === 'string' && sub !== ''
-      ? sub
-      : typeof sub === 'number'
-        ? String(sub)
-        : null;
+    const id = Number((JSON.parse(json) as { sub?: unknown }).sub);
+    return Number.isInteger(id) && id > 0 ? id : null;
   } catch {
     return null;
   }
