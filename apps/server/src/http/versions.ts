@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { AuditArea, ChangedBy } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { displayName } from '../events/presence.ts';
 import { HttpError, invalidField } from './errors.ts';
 
 /** How a conflict names an area's row, and how it reads the row as a list shows it. */
@@ -180,7 +181,7 @@ async function lastChange(db: Db, area: AuditArea, rowId: number) {
   const entry = await db
     .selectFrom('auditLog as l')
     .leftJoin('accounts as a', 'a.id', 'l.accountId')
-    .select(['l.accountId', 'l.createdAt', 'a.name', 'a.email'])
+    .select(['l.accountId', 'l.createdAt', 'a.name', 'a.email', 'a.phoneNumber'])
     .where('l.area', '=', area)
     .where('l.rowId', '=', rowId)
     .orderBy('l.createdAt', 'desc')
@@ -188,9 +189,10 @@ async function lastChange(db: Db, area: AuditArea, rowId: number) {
     .limit(1)
     .executeTakeFirst();
   if (!entry) return { changedBy: null, changedAt: null };
+  // Named as the event stream names who changed a row.
   const changedBy: ChangedBy = {
     id: entry.accountId,
-    name: entry.name ?? entry.email ?? `Account ${entry.accountId}`,
+    name: displayName({ ...entry, id: entry.accountId }),
   };
   return { changedBy, changedAt: entry.createdAt };
 }
