@@ -266,6 +266,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
         ip: '127.0.0.1',
         userAgent: 'bench',
         ttlHours: 2,
+        method: 'password',
       });
       return signToken(
         secret,

@@ -86,6 +86,7 @@ async function tokenFor(accountId: number): Promise<string> {
     ip: '127.0.0.1',
     userAgent: 'scale-out test',
     ttlHours: 1,
+    method: 'password',
   });
   return signToken(
     new TextEncoder().encode(JWT_SECRET),

@@ -243,6 +243,7 @@ export async function startServer(
       ip: '127.0.0.1',
       userAgent: 'test',
       ttlHours: config.sessionTtlHours,
+      method: 'password',
     });
     return signToken(ctx.secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
   };

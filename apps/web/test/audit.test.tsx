@@ -10,6 +10,7 @@ const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => (
   accountId: 1,
   accountName: 'admin@example.com',
   ip: '10.0.0.9',
+  device: 'Chrome 142 on macOS',
   area: 'faqs',
   rowId: 7,
   action: 'UPDATE',

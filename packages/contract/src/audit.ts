@@ -39,6 +39,14 @@ export const AUDIT_ACTIONS = [
   'PERMISSIONS',
   'SIGN_IN',
   'SIGN_OUT',
+  // Security events (issue #24): each with the address and device it came from.
+  'SIGN_IN_FAILED',
+  'SIGN_IN_THROTTLED',
+  'FACTOR_ADDED',
+  'FACTOR_REMOVED',
+  'SESSION_ENDED',
+  'DEVICE_REFUSED',
+  'SECURITY',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -60,6 +68,8 @@ export const auditEntry = z.object({
   /** The account's email (or phone number) as it is now; null when it has neither. */
   accountName: z.string().nullable(),
   ip: z.string().nullable(),
+  /** The browser and system the request came from (its user agent, named), when known. */
+  device: z.string().nullable(),
   area: z.enum(AUDIT_AREAS),
   rowId: z.number().int().nullable(),
   action: z.enum(AUDIT_ACTIONS),

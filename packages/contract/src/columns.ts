@@ -262,6 +262,7 @@ export const AUDIT_COLUMNS = {
   accountId: 'Who (ID)',
   accountName: 'Who',
   ip: 'Address',
+  device: 'Device',
   area: 'Area',
   rowId: 'Row',
   action: 'Action',

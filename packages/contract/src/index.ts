@@ -4,6 +4,7 @@ export * from './common.ts';
 export * from './messages.ts';
 export * from './paths.ts';
 export * from './auth.ts';
+export * from './security.ts';
 export * from './master-apps.ts';
 export * from './dashboard.ts';
 export * from './banners.ts';

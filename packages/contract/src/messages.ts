@@ -19,6 +19,27 @@ export const MESSAGES = {
   passwordReset: 'Password reset successfully',
   oldPasswordMismatch: 'old password not matched!!',
 
+  // Second factors, passkeys, sessions (API.md, "Second factors, passkeys, sessions, device tokens")
+  secondFactorRequired: 'A second factor is required',
+  invalidCode: 'This code is not valid',
+  challengeExpired: 'This sign-in has expired, please sign in again',
+  totpStarted: 'Scan the code, then type the code your app shows',
+  totpNotStarted: 'Start setting up the authenticator app first',
+  totpAlreadyOn: 'An authenticator app is already set up',
+  totpEnabled: 'Authenticator app set up',
+  totpDisabled: 'Authenticator app removed',
+  totpNotOn: 'No authenticator app is set up',
+  passkeyAdded: 'Passkey added',
+  passkeyRenamed: 'Passkey renamed',
+  passkeyRemoved: 'Passkey removed',
+  passkeyNotFound: 'Passkey not found',
+  passkeyRefused: 'This passkey could not be verified',
+  sessionEnded: 'Session ended',
+  otherSessionsEnded: 'Every other session ended',
+  sessionNotFound: 'Session not found',
+  securityUpdated: 'Security settings updated',
+  weakPassword: 'This password is too easy to guess',
+
   // Generic
   statusUpdated: 'Status Updated Successfully',
   successfullyUpdated: 'Successfully Updated.',

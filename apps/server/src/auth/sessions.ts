@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { PermissionKind, Role } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import { now } from '../db/dialect.ts';
@@ -16,25 +16,50 @@ export type SignedIn = {
   sessionId: string;
 };
 
+/** How a session began (sessions.sign_in_method). */
+export type SignInMethod = 'password' | 'totp' | 'recovery' | 'passkey';
+
+const MAX_PUBLIC_ID = 2_147_483_647;
+
 export async function startSession(
   db: Db,
-  input: { accountId: number; ip: string; userAgent: string | undefined; ttlHours: number },
+  input: {
+    accountId: number;
+    ip: string;
+    userAgent: string | undefined;
+    ttlHours: number;
+    method: SignInMethod;
+    /** May only enrol a second factor (the owner requires one and the account has none). */
+    enrolmentOnly?: boolean;
+  },
 ): Promise<{ sessionId: string; expiresAt: Date }> {
   const sessionId = randomBytes(24).toString('base64url');
   const expiresAt = new Date(Date.now() + input.ttlHours * 3_600_000);
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sessionId,
-      accountId: input.accountId,
-      ip: input.ip.slice(0, 64),
-      userAgent: input.userAgent?.slice(0, 512) ?? null,
-      createdAt: now(),
-      expiresAt: expiresAt.toISOString(),
-      revokedAt: null,
-    })
-    .execute();
-  return { sessionId, expiresAt };
+  const at = now();
+  // The number it is shown by: random (it says nothing about how many sessions there are); a
+  // clash with another session's number inserts nothing (no error, which would end a PostgreSQL
+  // transaction) and is tried again.
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const inserted = await db
+      .insertInto('sessions')
+      .values({
+        id: sessionId,
+        accountId: input.accountId,
+        ip: input.ip.slice(0, 64),
+        userAgent: input.userAgent?.slice(0, 512) ?? null,
+        createdAt: at,
+        expiresAt: expiresAt.toISOString(),
+        revokedAt: null,
+        publicId: randomInt(1, MAX_PUBLIC_ID),
+        lastSeenAt: at,
+        signInMethod: input.method,
+        enrolmentOnly: input.enrolmentOnly ?? false,
+      })
+      .onConflict((oc) => oc.column('publicId').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { sessionId, expiresAt };
+  }
+  throw new Error('Could not number a new session');
 }
 
 /** What a route needs beyond a live session: a STAFF account's grant of `action` on `menu`. */

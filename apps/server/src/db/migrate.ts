@@ -24,6 +24,7 @@ import { downloadsGoneInOrder } from './migrations/0019-downloads-gone-in-order.
 import { usersSorts } from './migrations/0020-users-sorts.ts';
 import { versions } from './migrations/0021-versions.ts';
 import { presence } from './migrations/0022-presence.ts';
+import { secondFactors } from './migrations/0023-second-factors.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -50,6 +51,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0020-users-sorts': usersSorts(),
     '0021-versions': versions(),
     '0022-presence': presence(d),
+    '0023-second-factors': secondFactors(d),
   };
 }
 

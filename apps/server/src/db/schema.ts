@@ -48,6 +48,64 @@ export interface SessionTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   revokedAt: Timestamp | null;
+  /** The number the session is shown and ended by; `id` is the token's secret, never shown. */
+  publicId: number;
+  lastSeenAt: Timestamp | null;
+  /** How it began: password, totp, recovery or passkey. */
+  signInMethod: string | null;
+  /** May only enrol a second factor (the owner requires one and the account has none). */
+  enrolmentOnly: ColumnType<boolean | number, boolean | undefined, boolean>;
+}
+
+export interface TotpFactorTable {
+  accountId: number;
+  /** Base32, as authenticator apps take it. */
+  secret: string;
+  createdAt: Timestamp;
+  /** Null until a code confirmed the enrolment. */
+  confirmedAt: Timestamp | null;
+  /** The last RFC 6238 time step accepted: a code is accepted once. */
+  lastStep: number | null;
+}
+
+export interface RecoveryCodeTable {
+  id: Generated<number>;
+  accountId: number;
+  /** SHA-256 (hex) of the code. */
+  codeHash: string;
+  createdAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+export interface PasskeyTable {
+  id: Generated<number>;
+  accountId: number;
+  /** base64url, as WebAuthn names the credential. */
+  credentialId: string;
+  /** base64url of the COSE public key. */
+  publicKey: string;
+  counter: ColumnType<number, number | undefined, number>;
+  /** Comma-separated WebAuthn transports. */
+  transports: string | null;
+  name: string;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+}
+
+export interface AuthChallengeTable {
+  id: string;
+  /** login (a sign-in's second step), passkey-register, passkey-login. */
+  kind: string;
+  accountId: number | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+export interface SecuritySettingsTable {
+  id: number;
+  requireSecondFactor: ColumnType<boolean | number, boolean | undefined, boolean>;
+  updatedAt: Timestamp | null;
 }
 
 export interface LoginHistoryTable {
@@ -362,6 +420,8 @@ export interface AuditLogTable {
   id: Generated<number>;
   accountId: number;
   ip: string | null;
+  /** The browser and system (auth/device.ts), for security events; null before #24. */
+  device: ColumnType<string | null, string | null | undefined, string | null>;
   area: string;
   rowId: number | null;
   action: string;
@@ -410,6 +470,11 @@ export interface Database {
   wallets: WalletTable;
   auditLog: AuditLogTable;
   presence: PresenceTable;
+  totpFactors: TotpFactorTable;
+  recoveryCodes: RecoveryCodeTable;
+  passkeys: PasskeyTable;
+  authChallenges: AuthChallengeTable;
+  securitySettings: SecuritySettingsTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -5,6 +5,7 @@
  * row, write, snapshot again, record the difference) or, when they already run a transaction,
  * `record` with the before and after rows. The guard below makes a forgotten call loud.
  */
+import { deviceLabel } from '../../auth/device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { AuditAction, AuditArea, AuditChange } from '@master-admin/contract';
@@ -100,12 +101,14 @@ export async function record(
   );
   await moveUnmovedVersions(trx, list);
   const at = now();
+  const device = deviceLabel(request.headers['user-agent']);
   const inserted = await trx
     .insertInto('auditLog')
     .values(
       list.map((e) => ({
         accountId: e.accountId ?? request.account.id,
         ip: request.ip,
+        device,
         area: e.area,
         rowId: e.rowId,
         action: e.action,

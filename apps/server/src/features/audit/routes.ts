@@ -44,6 +44,7 @@ export const AUDIT_LIST = defineList({
         'l.accountId',
         (eb) => eb.fn.coalesce('a.email', 'a.phoneNumber').as('accountName'),
         'l.ip',
+        'l.device',
         'l.area',
         'l.rowId',
         'l.action',

@@ -20,12 +20,12 @@ import { conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import { revokeSession, revokeSessionsOf, startSession } from '../../auth/sessions.ts';
-import { signToken } from '../../auth/tokens.ts';
+import { revokeSession, revokeSessionsOf } from '../../auth/sessions.ts';
+import { completeSignIn } from '../../auth/sign-in.ts';
 import { audited, record } from '../audit/record.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, throttle, secret, config } = app.ctx;
+  const { db, throttle } = app.ctx;
 
   app.post(
     PATHS.login,
@@ -53,13 +53,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(loginResponse),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const identifier = request.body.email.trim();
       const attempt = await throttle.begin(request.ip, identifier);
 
       let query = db
         .selectFrom('accounts')
-        .select(['id', 'email', 'phoneNumber', 'passwordHash', 'status'])
+        .select(['id', 'role', 'email', 'phoneNumber', 'passwordHash', 'status'])
         .where('role', '<>', 'USER')
         .where('status', '<>', 'DELETED');
       query = identifier.includes('@')
@@ -74,24 +74,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw unauthorized(MESSAGES.accountNotActive);
       }
       await attempt.succeeded();
-
-      const { sessionId, expiresAt } = await inTransaction(db, request.log, async (trx) => {
-        const session = await startSession(trx, {
-          accountId: account.id,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-          ttlHours: config.sessionTtlHours,
-        });
-        await trx
-          .insertInto('loginHistory')
-          .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
-          .execute();
-        const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
-        await record(trx, request, { ...entry, accountId: account.id });
-        return session;
-      });
-      const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
-      return { token, loginId: account.email ?? account.phoneNumber ?? String(account.id) };
+      return completeSignIn(app.ctx, request, reply, account, 'password');
     },
   );
 

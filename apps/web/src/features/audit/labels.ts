@@ -29,6 +29,13 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   PERMISSIONS: 'Permissions changed',
   SIGN_IN: 'Signed in',
   SIGN_OUT: 'Signed out',
+  SIGN_IN_FAILED: 'Sign-in failed',
+  SIGN_IN_THROTTLED: 'Sign-in throttled',
+  FACTOR_ADDED: 'Second factor added',
+  FACTOR_REMOVED: 'Second factor removed',
+  SESSION_ENDED: 'Session ended',
+  DEVICE_REFUSED: 'Device token refused',
+  SECURITY: 'Security setting changed',
 };
 
 export const ACTION_COLORS: Record<AuditAction, string> = {
@@ -41,4 +48,11 @@ export const ACTION_COLORS: Record<AuditAction, string> = {
   PERMISSIONS: 'orange',
   SIGN_IN: 'gray',
   SIGN_OUT: 'gray',
+  SIGN_IN_FAILED: 'red',
+  SIGN_IN_THROTTLED: 'red',
+  FACTOR_ADDED: 'orange',
+  FACTOR_REMOVED: 'orange',
+  SESSION_ENDED: 'gray',
+  DEVICE_REFUSED: 'red',
+  SECURITY: 'orange',
 };

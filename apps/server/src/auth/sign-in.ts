@@ -1,0 +1,48 @@
+/**
+ * The end of every successful sign-in, whichever way it came (a password, a password and a second
+ * factor, a passkey): the session, the login-history row, the audit entry and the token. One
+ * place, so every way in starts the same kind of session.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { LoginResponse, Role } from '@master-admin/contract';
+import type { AppContext } from '../context.ts';
+import { now } from '../db/dialect.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { record } from '../features/audit/record.ts';
+import { startSession, type SignInMethod } from './sessions.ts';
+import { signToken } from './tokens.ts';
+
+export type SigningIn = {
+  id: number;
+  role: Role;
+  email: string | null;
+  phoneNumber: string | null;
+};
+
+export async function completeSignIn(
+  ctx: Pick<AppContext, 'db' | 'secret' | 'config'>,
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  account: SigningIn,
+  method: SignInMethod,
+): Promise<LoginResponse> {
+  const { db, secret, config } = ctx;
+  const { sessionId, expiresAt } = await inTransaction(db, request.log, async (trx) => {
+    const session = await startSession(trx, {
+      accountId: account.id,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      ttlHours: config.sessionTtlHours,
+      method,
+    });
+    await trx
+      .insertInto('loginHistory')
+      .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
+      .execute();
+    const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
+    await record(trx, request, { ...entry, accountId: account.id });
+    return session;
+  });
+  const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
+  return { token, loginId: account.email ?? account.phoneNumber ?? String(account.id) };
+}
