@@ -188,3 +188,16 @@ export async function revokeSessionsOf(
   if (keep) q = q.where('id', '<>', keep);
   await q.execute();
 }
+
+/**
+ * An account just gained a second factor: its sessions limited to enrolment (the owner requires
+ * a factor) may do everything its grants allow from the very next call.
+ */
+export async function liftEnrolmentOnly(db: Db, accountId: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ enrolmentOnly: false })
+    .where('accountId', '=', accountId)
+    .where('enrolmentOnly', '=', true)
+    .execute();
+}
