@@ -61,6 +61,8 @@ start('server', process.execPath, ['--watch', path.join('apps', 'server', 'src',
   SERVE_WEB: process.env.SERVE_WEB ?? 'false',
   // No load balancer to leave: a restart (--watch) or Ctrl-C stops at once.
   DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? '0',
+  // Passkeys: the browser signs for the page's origin, the Vite server's as well as the API's.
+  WEBAUTHN_ORIGIN: process.env.WEBAUTHN_ORIGIN ?? 'http://localhost:3000,http://localhost:5173',
 });
 start('web', 'npm', ['run', 'dev', '--workspace', 'apps/web']);
 console.log(

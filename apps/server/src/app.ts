@@ -14,6 +14,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
 import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
+import { registerLastSeen } from './auth/last-seen.ts';
 import { HttpError, handleError } from './http/errors.ts';
 import { documentBlanks } from './http/schemas.ts';
 import { refuseUndeclaredQueries } from './http/validation.ts';
@@ -27,6 +28,8 @@ import { documentBody, registerUploads } from './media/uploads.ts';
 import { prepareUploadTemp, startMediaSweeps } from './media/housekeeping.ts';
 import healthRoutes from './features/health/routes.ts';
 import authRoutes from './features/auth/routes.ts';
+import passkeyRoutes from './features/auth/passkeys.ts';
+import sessionRoutes from './features/auth/sessions-routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
 import bannerRoutes from './features/banners/routes.ts';
@@ -231,6 +234,7 @@ export async function buildApp(
   app.addHook('preClose', async () => eventStreams.close());
 
   registerAccessCheck(app, ctx.database, ctx.secret);
+  registerLastSeen(app, ctx.db);
   refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
   registerVersions(app);
@@ -239,6 +243,8 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(passkeyRoutes);
+      await api.register(sessionRoutes);
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);
       await api.register(bannerRoutes);

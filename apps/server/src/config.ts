@@ -55,6 +55,24 @@ const env = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
   EVENTS_HEARTBEAT_SECONDS: positiveInt.max(25).default(20),
   PRESENCE_TTL_SECONDS: positiveInt.max(3600).default(30),
+  // WebAuthn (passkeys): unset, the host and origin `npm start` prints (banner.ts).
+  WEBAUTHN_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'must be a host name, without scheme or port (example.com, localhost)',
+    )
+    .optional(),
+  WEBAUTHN_ORIGIN: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((o) => isOrigin(o.trim())),
+      'must be one origin or a comma-separated list (https://admin.example.com), without a path',
+    )
+    .optional(),
+  WEBAUTHN_RP_NAME: z.string().min(1).max(100).default('Master Admin'),
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')
@@ -96,6 +114,12 @@ export type Config = {
    * a `PUT presence` holds for `presenceTtlSeconds`.
    */
   events: { heartbeatSeconds: number; presenceTtlSeconds: number };
+  /**
+   * Passkeys (WebAuthn): the relying party's id (a host name: passkeys made for it work on it and
+   * its subdomains), its name as authenticators show it, and the origins the browser may sign in
+   * from (the page's origin, as the browser reports it).
+   */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
 };
 
 export type MediaConfig =
@@ -114,6 +138,39 @@ export type MediaConfig =
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** `https://host[:port]` or `http://host[:port]`, nothing after it. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Unset, the address `npm start` prints: http://localhost:<PORT> (banner.ts; a browser takes no IP
+ * address as a relying party's id). With only WEBAUTHN_RP_ID, the site at that name over HTTPS.
+ */
+function webauthnConfig(e: z.infer<typeof env>): Config['webauthn'] {
+  const rpId = e.WEBAUTHN_RP_ID ?? 'localhost';
+  const origins = e.WEBAUTHN_ORIGIN
+    ? e.WEBAUTHN_ORIGIN.split(',').map((o) => o.trim().replace(/\/$/, ''))
+    : [e.WEBAUTHN_RP_ID ? `https://${rpId}` : `http://localhost:${e.PORT}`];
+  // A browser refuses a ceremony whose page is not on the relying party's host or below it: a
+  // mismatch would only show as every passkey failing.
+  const foreign = origins.filter((o) => {
+    const host = new URL(o).hostname;
+    return host !== rpId && !host.endsWith(`.${rpId}`);
+  });
+  if (foreign.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WEBAUTHN_ORIGIN: ${foreign.join(', ')} is not on WEBAUTHN_RP_ID (${rpId}) or a subdomain of it`,
+    );
+  }
+  return { rpId, rpName: e.WEBAUTHN_RP_NAME, origins };
 }
 
 /** `true` trusts every proxy; otherwise a comma-separated list of proxy addresses or CIDR ranges. */
@@ -156,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: (e.S3_PUBLIC_URL ?? bucketUrl).replace(/\/$/, ''),
     };
   }
+  const webauthn = webauthnConfig(e);
   const url = e.DATABASE_URL;
   const database: Config['database'] =
     url === undefined
@@ -198,5 +256,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       heartbeatSeconds: e.EVENTS_HEARTBEAT_SECONDS,
       presenceTtlSeconds: e.PRESENCE_TTL_SECONDS,
     },
+    webauthn,
   };
 }

@@ -34,6 +34,7 @@ export const MESSAGES = {
   passkeyRemoved: 'Passkey removed',
   passkeyNotFound: 'Passkey not found',
   passkeyRefused: 'This passkey could not be verified',
+  passkeyTaken: 'This passkey is already added',
   sessionEnded: 'Session ended',
   otherSessionsEnded: 'Every other session ended',
   sessionNotFound: 'Session not found',

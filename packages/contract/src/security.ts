@@ -93,6 +93,8 @@ export const passkeyCreated = z.object({
   message: z.string(),
   result: passkey.omit({ lastUsedAt: true }),
 });
+/** A rename's answer: the passkey as the list shows it. */
+export const passkeyRenamed = z.object({ message: z.string(), result: passkey });
 
 /** A signed-in session as its owner (or the owner of the console) sees it. */
 export const sessionRow = z.object({
