@@ -183,6 +183,8 @@ describe('the list of declared routes', () => {
         'PATCH /account/update/staff/:id',
         'PATCH /account/staff/password/:id',
         'PUT /account/staff/status/:id',
+        'GET /account/staff/sessions/:accountId',
+        'DELETE /account/staff/sessions/:accountId/:id',
         'DELETE /account/remove-staff/:id',
         'POST /menus',
         'GET /menus/all',

@@ -8,79 +8,26 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MESSAGES, PASSKEY_NAME_MAX, PATHS, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from './harness.ts';
-import { SoftwareAuthenticator, type Bend } from './webauthn-authenticator.ts';
+import {
+  passkeyCeremonies,
+  type Bend,
+  type SoftwareAuthenticator,
+} from './webauthn-authenticator.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
 
-const { rpId, origins } = s.config.webauthn;
-const origin = origins[0]!;
-
-// Sign-in calls are rate limited per address: each call comes from its own unless told.
-let addresses = 0;
-const nextAddress = () => {
-  addresses += 1;
-  return `10.7.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
-};
-
-type Options = { challenge: string; user: { id: string } };
-
-const newAuthenticator = () => new SoftwareAuthenticator({ rpId, origin });
-
-async function registerOptions(token: string): Promise<Options> {
-  const res = await s.api({ method: 'POST', url: PATHS.passkeyRegisterOptions, token });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
-
-function registerVerify(token: string, payload: unknown) {
-  return s.api({
-    method: 'POST',
-    url: PATHS.passkeyRegisterVerify,
-    token,
-    payload: payload as object,
-  });
-}
-
-/** Adds a passkey to the account of `token`: the authenticator and the passkey's id. */
-async function addPasskey(token: string, name = 'Laptop') {
-  const authenticator = newAuthenticator();
-  const options = await registerOptions(token);
-  const res = await registerVerify(token, { name, response: authenticator.register(options) });
-  expect(res.statusCode, res.body).toBe(200);
-  return { authenticator, id: res.json().result.id as number };
-}
-
-async function loginOptions(payload: object = {}, remoteAddress = nextAddress()) {
-  const res = await s.api({
-    method: 'POST',
-    url: PATHS.passkeyLoginOptions,
-    payload,
-    remoteAddress,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ challenge: string; allowCredentials?: unknown[] }>();
-}
-
-function loginVerify(response: unknown, remoteAddress = nextAddress()) {
-  return s.api({
-    method: 'POST',
-    url: PATHS.passkeyLoginVerify,
-    payload: { response } as object,
-    remoteAddress,
-    headers: { 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Firefox/140.0' },
-  });
-}
-
-/** Signs in with `authenticator`, its answer bent by `bend`. */
-async function signIn(
-  authenticator: SoftwareAuthenticator,
-  options: { email?: string; bend?: Bend; remoteAddress?: string } = {},
-) {
-  const address = options.remoteAddress ?? nextAddress();
-  const challenge = await loginOptions(options.email ? { email: options.email } : {}, address);
-  return loginVerify(authenticator.assert(challenge, options.bend), address);
-}
+const {
+  rpId,
+  nextAddress,
+  newAuthenticator,
+  registerOptions,
+  registerVerify,
+  addPasskey,
+  loginOptions,
+  loginVerify,
+  signIn,
+} = passkeyCeremonies(s);
 
 const passkeysOf = async (token: string) =>
   (await s.api({ url: PATHS.passkeys, token })).json<{

@@ -5,7 +5,10 @@
  * RP id, challenge or counter) to check that the server refuses it.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { expect } from 'vitest';
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
+import { PATHS } from '@master-admin/contract';
+import type { TestServer } from './harness.ts';
 
 /** authenticatorData flags (WebAuthn §6.1). */
 export const FLAGS = { UP: 0x01, UV: 0x04, AT: 0x40 } as const;
@@ -150,4 +153,81 @@ export class SoftwareAuthenticator {
       authenticatorAttachment: 'platform',
     };
   }
+}
+
+/**
+ * The calls of the passkey ceremonies on `s`, as the web app makes them, with software
+ * authenticators for `s`'s relying party. Sign-in calls are rate limited per address: each comes
+ * from an address of its own unless told.
+ */
+export function passkeyCeremonies(s: TestServer) {
+  const { rpId, origins } = s.config.webauthn;
+  let addresses = 0;
+  const nextAddress = () => {
+    addresses += 1;
+    return `10.7.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
+  };
+  const newAuthenticator = () => new SoftwareAuthenticator({ rpId, origin: origins[0]! });
+
+  async function registerOptions(
+    token: string,
+  ): Promise<{ challenge: string; user: { id: string } }> {
+    const res = await s.api({ method: 'POST', url: PATHS.passkeyRegisterOptions, token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  const registerVerify = (token: string, payload: unknown) =>
+    s.api({ method: 'POST', url: PATHS.passkeyRegisterVerify, token, payload: payload as object });
+
+  /** Adds a passkey to the account of `token`: the authenticator and the passkey's id. */
+  async function addPasskey(token: string, name = 'Laptop') {
+    const authenticator = newAuthenticator();
+    const options = await registerOptions(token);
+    const res = await registerVerify(token, { name, response: authenticator.register(options) });
+    expect(res.statusCode, res.body).toBe(200);
+    return { authenticator, id: res.json<{ result: { id: number } }>().result.id };
+  }
+
+  async function loginOptions(payload: object = {}, remoteAddress = nextAddress()) {
+    const res = await s.api({
+      method: 'POST',
+      url: PATHS.passkeyLoginOptions,
+      payload,
+      remoteAddress,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ challenge: string; allowCredentials?: unknown[] }>();
+  }
+
+  const loginVerify = (response: unknown, remoteAddress = nextAddress()) =>
+    s.api({
+      method: 'POST',
+      url: PATHS.passkeyLoginVerify,
+      payload: { response } as object,
+      remoteAddress,
+      headers: { 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Firefox/140.0' },
+    });
+
+  /** Signs in with `authenticator` (options for `email`, when given), its answer bent by `bend`. */
+  async function signIn(
+    authenticator: SoftwareAuthenticator,
+    options: { email?: string; bend?: Bend; remoteAddress?: string } = {},
+  ) {
+    const address = options.remoteAddress ?? nextAddress();
+    const challenge = await loginOptions(options.email ? { email: options.email } : {}, address);
+    return loginVerify(authenticator.assert(challenge, options.bend), address);
+  }
+
+  return {
+    rpId,
+    nextAddress,
+    newAuthenticator,
+    registerOptions,
+    registerVerify,
+    addPasskey,
+    loginOptions,
+    loginVerify,
+    signIn,
+  };
 }
