@@ -6,7 +6,7 @@
  * the field. Requests are made from the document itself, so a route added later is covered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
+import { API_BASE, MESSAGES, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { startServer } from './harness.ts';
 import { edges, isBlankBranch, matches } from './openapi-values.ts';
 import { documentClient, namedFields, type Parameter, type Request } from './openapi-requests.ts';
@@ -24,6 +24,14 @@ beforeAll(async () => {
 
 const refused = (status: number) =>
   status === 400 || status === 413 || status === 415 || status >= 500;
+/**
+ * A WebAuthn response the document allows is then checked by its signature, which no request
+ * made from the document can carry: that verdict, after the schema accepted the request, names
+ * the response as one that could not be verified.
+ */
+const unverifiedPasskey = (res: { statusCode: number; json(): unknown }) =>
+  res.statusCode === 400 &&
+  (res.json() as { message?: string }).message === MESSAGES.passkeyRefused;
 
 describe('every request the document allows is accepted', () => {
   for (const { path, method, op } of operations) {
@@ -33,7 +41,8 @@ describe('every request the document allows is accepted', () => {
       const contents = Object.entries(op.requestBody?.content ?? {});
       const tryRequest = async (label: string, request: Request) => {
         const res = await send(method, path, request);
-        if (refused(res.statusCode)) problems.push(`${label}: ${res.statusCode} ${res.body}`);
+        if (refused(res.statusCode) && !unverifiedPasskey(res))
+          problems.push(`${label}: ${res.statusCode} ${res.body}`);
       };
       if (contents.length === 0) await tryRequest('minimal', base);
       for (const [type, { schema }] of contents) {

@@ -198,6 +198,14 @@ describe('the caller’s sessions', () => {
     expect(await works(staff.token)).toBe(true);
     expect(await sessionsOf(staff.token)).toHaveLength(1);
     expect(await endedEntries(staff.id)).toHaveLength(2);
+    // One session's path without its number does not end them all.
+    const blank = await s.api({
+      method: 'DELETE',
+      url: `${PATHS.mySessions}/`,
+      token: staff.token,
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().details).toEqual([{ path: 'id', message: 'Required' }]);
     // None left to end: still an answer, with none.
     const none = await s.api({ method: 'DELETE', url: PATHS.mySessions, token: staff.token });
     expect(none.json().result).toEqual({ ids: [], count: 0 });

@@ -132,7 +132,8 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.passkeyRegisterVerify,
     {
-      config: { access: access.signedIn },
+      // The response is an object, which a form cannot carry.
+      config: { access: access.signedIn, jsonBody: true },
       schema: {
         tags: ['auth'],
         summary: 'Adds a passkey: the browser’s answer to the creation options, and a name',
@@ -366,7 +367,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.passkeyLoginVerify,
     {
-      config: { access: access.public, rateLimit: signInLimit },
+      config: { access: access.public, rateLimit: signInLimit, jsonBody: true },
       onResponse: countSignIn,
       schema: {
         tags: ['auth'],

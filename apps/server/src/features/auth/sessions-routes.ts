@@ -23,7 +23,7 @@ import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { deviceLabel } from '../../auth/device.ts';
 import { access } from '../../http/access.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
 import { answers } from '../../http/schemas.ts';
 import { record } from '../audit/record.ts';
 
@@ -152,6 +152,11 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.mySessions,
     {
       config: { access: access.signedIn },
+      // The router ignores a trailing slash: `sessions/` is one session's path without its
+      // number, and must not end every other session.
+      onRequest: async (request) => {
+        if (request.url.split('?')[0]!.endsWith('/')) throw invalidField('id', 'Required');
+      },
       schema: {
         tags: ['auth'],
         summary: 'The caller’s signed-in sessions',
@@ -185,6 +190,11 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.mySessions,
     {
       config: { access: access.signedIn },
+      // The router ignores a trailing slash: `sessions/` is one session's path without its
+      // number, and must not end every other session.
+      onRequest: async (request) => {
+        if (request.url.split('?')[0]!.endsWith('/')) throw invalidField('id', 'Required');
+      },
       schema: {
         tags: ['auth'],
         summary: 'Ends every session of the caller but the current one',
