@@ -33,7 +33,7 @@ export class Metrics {
   });
   readonly signInFailures = new Counter({
     name: 'signin_failures_total',
-    help: 'Sign-ins refused for a wrong identifier or password, or an account not active (401)',
+    help: 'Sign-ins refused (401): a wrong identifier or password, a passkey not verified, or an account not active',
     registers: [this.registry],
   });
   readonly eventStreams = new Gauge({
