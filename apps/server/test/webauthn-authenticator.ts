@@ -204,7 +204,7 @@ export function passkeyCeremonies(s: TestServer) {
     s.api({
       method: 'POST',
       url: PATHS.passkeyLoginVerify,
-      payload: { response } as object,
+      payload: { response },
       remoteAddress,
       headers: { 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Firefox/140.0' },
     });
