@@ -27,6 +27,8 @@ import { documentBody, registerUploads } from './media/uploads.ts';
 import { prepareUploadTemp, startMediaSweeps } from './media/housekeeping.ts';
 import healthRoutes from './features/health/routes.ts';
 import authRoutes from './features/auth/routes.ts';
+import totpRoutes from './features/auth/totp.ts';
+import securityRoutes from './features/auth/security.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
 import bannerRoutes from './features/banners/routes.ts';
@@ -239,6 +241,8 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(totpRoutes);
+      await api.register(securityRoutes);
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);
       await api.register(bannerRoutes);
