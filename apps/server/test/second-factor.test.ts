@@ -811,7 +811,7 @@ describe('the owner’s setting: a second factor required', () => {
     for (const route of routes) {
       const token = await enrolmentOnlyToken(staff.id);
       const options: InjectOptions = {
-        method: route.method as InjectOptions['method'],
+        method: route.method,
         url: route.url.replace(/:[^/]+/g, '1'),
         headers: { authorization: `Bearer ${token}` },
       };

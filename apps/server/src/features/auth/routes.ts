@@ -103,7 +103,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'still gets in while the account is locked for unknown devices. ' +
           'An account with a second factor (an authenticator app or a passkey) answers ' +
           '`{ challenge, methods }` and no token: the sign-in ends with `auth/admin/login/verify` ' +
-          '(or a passkey) within 5 minutes. Otherwise the answer is the token, with a login-history ' +
+          'within 5 minutes, or through the passkey calls. Otherwise the answer is the token, ' +
+          'with a login-history ' +
           'row IN and `Set-Cookie: device=…` (HttpOnly, SameSite=Strict, Path=/api/v1/auth; ' +
           'Secure unless served over plain HTTP on the machine itself).',
         security: [],
