@@ -55,6 +55,23 @@ export async function needsEnrolment(trx: Db, account: { id: number; role: Role 
   return Boolean(row?.requireSecondFactor) && Boolean(row?.missing);
 }
 
+/**
+ * After a factor is removed (its other sessions ended): while the owner requires a factor and the
+ * account has none left, the caller's own session may only enrol again, from its next call.
+ */
+export async function limitIfNoFactorLeft(
+  trx: Db,
+  account: { id: number; role: Role },
+  sessionId: string,
+): Promise<void> {
+  if (!(await needsEnrolment(trx, account))) return;
+  await trx
+    .updateTable('sessions')
+    .set({ enrolmentOnly: true })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
 /** A code as typed: spaces and dashes are ignored. */
 export const typedCode = (code: string) => code.replace(/[\s-]/g, '');
 

@@ -22,7 +22,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { liftEnrolmentOnly, revokeSessionsOf } from '../../auth/sessions.ts';
 import {
   hasTotp,
-  needsEnrolment,
+  limitIfNoFactorLeft,
   newTotpSecret,
   otpauthUrl,
   replaceRecoveryCodes,
@@ -206,14 +206,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
         await trx.deleteFrom('totpFactors').where('accountId', '=', me.id).execute();
         await trx.deleteFrom('recoveryCodes').where('accountId', '=', me.id).execute();
         await revokeSessionsOf(trx, me.id, me.sessionId);
-        // Without a factor left, while the owner requires one, this session may only enrol.
-        if (await needsEnrolment(trx, me)) {
-          await trx
-            .updateTable('sessions')
-            .set({ enrolmentOnly: true })
-            .where('id', '=', me.sessionId)
-            .execute();
-        }
+        await limitIfNoFactorLeft(trx, me, me.sessionId);
         await record(trx, request, {
           area: 'auth',
           rowId: me.id,
