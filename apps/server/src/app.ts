@@ -28,6 +28,8 @@ import { documentBody, registerUploads } from './media/uploads.ts';
 import { prepareUploadTemp, startMediaSweeps } from './media/housekeeping.ts';
 import healthRoutes from './features/health/routes.ts';
 import authRoutes from './features/auth/routes.ts';
+import totpRoutes from './features/auth/totp.ts';
+import securityRoutes from './features/auth/security.ts';
 import passkeyRoutes from './features/auth/passkeys.ts';
 import sessionRoutes from './features/auth/sessions-routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
@@ -243,6 +245,8 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(totpRoutes);
+      await api.register(securityRoutes);
       await api.register(passkeyRoutes);
       await api.register(sessionRoutes);
       await api.register(masterAppRoutes);

@@ -3,7 +3,6 @@
  * as the server (DATA_DIR, DATABASE_URL, …) and works while the server runs.
  */
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
@@ -12,6 +11,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { Redis } from 'ioredis';
 import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.ts';
 import { revokeSessionsOf } from './auth/sessions.ts';
+import { generatedPassword, type PasswordOwner } from './auth/passwords.ts';
+import { passwordStrength } from '@master-admin/contract/password-strength';
 import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
 import { BENCH_AREAS } from './seed/bench.ts';
 import { existingContent, seedDemo } from './seed/demo.ts';
@@ -54,13 +55,22 @@ async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Pr
 function findBackOfficeAccount(handle: DatabaseHandle, address: string) {
   return handle.db
     .selectFrom('accounts')
-    .select(['id', 'email', 'role'])
+    .select(['id', 'email', 'name', 'phoneNumber', 'role'])
     .where('role', '!=', 'USER')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', address.toLowerCase()))
     .executeTakeFirst();
 }
 
-const generatedPassword = () => randomBytes(12).toString('base64url');
+/**
+ * A password given with --password, checked as the API checks a new one (the strength rule,
+ * with the account's email and name as what it must not be built from).
+ */
+async function chosenPassword(value: string, owner: PasswordOwner): Promise<string> {
+  const secret = check(password, value, '--password');
+  const { ok, reason } = await passwordStrength(secret, owner);
+  if (!ok) throw new CliError(`--password is refused: ${reason ?? 'too easy to guess'}`);
+  return secret;
+}
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
@@ -80,8 +90,8 @@ export function buildCli(): Command {
       const address = check(email, opts.email.trim(), '--email');
       const secret =
         opts.password === undefined
-          ? generatedPassword()
-          : check(password, opts.password, '--password');
+          ? await generatedPassword()
+          : await chosenPassword(opts.password, { email: address, name: opts.name });
       await withDatabase(async (handle) => {
         if (await findBackOfficeAccount(handle, address)) {
           throw new CliError(`An account with the email ${address} already exists.`);
@@ -106,13 +116,13 @@ export function buildCli(): Command {
     .option('--password <password>', 'the new password (default: a random one, printed once)')
     .action(async (opts: { email: string; password?: string }) => {
       const address = check(email, opts.email.trim(), '--email');
-      const secret =
-        opts.password === undefined
-          ? generatedPassword()
-          : check(password, opts.password, '--password');
       await withDatabase(async (handle) => {
         const account = await findBackOfficeAccount(handle, address);
         if (!account) throw new CliError(`No back-office account has the email ${address}.`);
+        const secret =
+          opts.password === undefined
+            ? await generatedPassword()
+            : await chosenPassword(opts.password, account);
         await setPassword(handle.db, account.id, secret);
         await revokeSessionsOf(handle.db, account.id);
         // The lock lives where the server keeps it: Redis when configured, else the database.
@@ -125,7 +135,7 @@ export function buildCli(): Command {
           await new LoginThrottle(
             redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(handle.db, windowMs),
             config.login,
-          ).clearAccount(address);
+          ).clearAccount(address, account.id);
         } finally {
           redis?.disconnect();
         }

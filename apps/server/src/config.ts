@@ -32,6 +32,7 @@ const env = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
   LOGIN_MAX_FAILURES: positiveInt.default(10),
   LOGIN_WINDOW_MINUTES: positiveInt.default(15),
+  LOGIN_DEVICE_MAX_FAILURES: positiveInt.default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SERVE_WEB: flag.default(true),
@@ -93,7 +94,11 @@ export type Config = {
   trustProxy: boolean | string;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
-  login: { maxFailures: number; windowMinutes: number };
+  /**
+   * Sign-in throttling (auth/throttle.ts): attempts per address and failures per account in a
+   * window; failures per known device (a valid device token).
+   */
+  login: { maxFailures: number; windowMinutes: number; deviceMaxFailures: number };
   logLevel: string;
   /** Readable lines or JSON; unset, readable in a terminal and JSON otherwise (log-format.ts). */
   logFormat: 'json' | 'pretty' | undefined;
@@ -234,7 +239,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    login: { maxFailures: e.LOGIN_MAX_FAILURES, windowMinutes: e.LOGIN_WINDOW_MINUTES },
+    login: {
+      maxFailures: e.LOGIN_MAX_FAILURES,
+      windowMinutes: e.LOGIN_WINDOW_MINUTES,
+      deviceMaxFailures: e.LOGIN_DEVICE_MAX_FAILURES,
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     web: { serve: e.SERVE_WEB, dist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : DEFAULT_WEB_DIST },

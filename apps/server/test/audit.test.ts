@@ -200,7 +200,7 @@ describe('every mutation kind records who, where, which row and what changed', (
     });
   });
 
-  it('a failed sign-in is not a change: nothing recorded', async () => {
+  it('a failed sign-in changes nothing: one security event for an existing account, none for an unknown one', async () => {
     const before = await auditCount();
     const res = await s.api({
       method: 'POST',
@@ -209,7 +209,28 @@ describe('every mutation kind records who, where, which row and what changed', (
       remoteAddress: '10.1.1.3',
     });
     expect(res.statusCode).toBe(401);
-    expect(await auditCount()).toBe(before);
+    expect(await auditCount()).toBe(before + 1);
+    const entry = await s.ctx.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({
+      action: 'SIGN_IN_FAILED',
+      area: 'auth',
+      rowId: s.adminId,
+      accountId: s.adminId,
+      ip: '10.1.1.3',
+      changes: '[]',
+    });
+    const unknown = await s.api({
+      method: 'POST',
+      url: '/auth/admin/login',
+      payload: { email: 'nobody@test.local', password: 'wrong-password' },
+      remoteAddress: '10.1.1.4',
+    });
+    expect(unknown.statusCode).toBe(401);
+    expect(await auditCount()).toBe(before + 1);
   });
 });
 

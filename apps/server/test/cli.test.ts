@@ -33,13 +33,13 @@ describe('create-admin', () => {
       '--email',
       'Second@Test.local',
       '--password',
-      'second-pass-1',
+      'violet-harbour-73',
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Created the SUPER_ADMIN account Second@Test.local');
-    expect(r.stdout).not.toMatch(/second-pass-1|shown only this once/);
-    expect(await loginStatus('second@test.local', 'second-pass-1')).toBe(200);
+    expect(r.stdout).not.toMatch(/violet-harbour-73|shown only this once/);
+    expect(await loginStatus('second@test.local', 'violet-harbour-73')).toBe(200);
     const row = await s.ctx.db
       .selectFrom('accounts')
       .select(['role', 'status'])
@@ -58,9 +58,20 @@ describe('create-admin', () => {
   });
 
   it.each([
-    [['--email', 'admin@TEST.local', '--password', 'whatever-123'], /already exists/],
-    [['--email', 'not-an-email', '--password', 'whatever-123'], /^--email is not an email address/],
+    [['--email', 'admin@TEST.local', '--password', 'violet-harbour-73'], /already exists/],
+    [
+      ['--email', 'not-an-email', '--password', 'violet-harbour-73'],
+      /^--email is not an email address/,
+    ],
     [['--email', 'short@test.local', '--password', 'short'], /^--password must be at least 8/],
+    [
+      ['--email', 'weak@test.local', '--password', 'password123'],
+      /^--password is refused: Too easy to guess/,
+    ],
+    [
+      ['--email', 'jordan.lee@test.local', '--password', 'jordan.lee!', '--name', 'Jordan'],
+      /^--password is refused: Must not be built from your name, email or phone/,
+    ],
     [['--password', 'whatever-123'], /required option '--email <email>' not specified/],
   ])('refuses %j with a clear message and adds nothing', async (args, message) => {
     const before = await s.ctx.db
@@ -109,6 +120,19 @@ describe('reset-password', () => {
     expect(old.statusCode).toBe(401);
     expect(await loginStatus(staff.email, staff.password, '10.0.0.1')).toBe(401);
     expect(await loginStatus(staff.email, 'fresh-pass-99', '10.0.0.2')).toBe(200);
+  });
+
+  it('refuses a password too easy to guess and changes nothing', async () => {
+    const r = await cli([
+      'reset-password',
+      '--email',
+      'third@test.local',
+      '--password',
+      'qwerty123',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^--password is refused: Too easy to guess/);
+    expect(await loginStatus('third@test.local', 'qwerty123')).toBe(401);
   });
 
   it('prints a generated password when none is given', async () => {

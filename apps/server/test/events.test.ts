@@ -304,6 +304,28 @@ describe('GET events', () => {
     });
     expect(again.status).toBe(401);
   });
+
+  it('ends the stream of a session the owner’s second-factor rule limits, and opens none for it', async () => {
+    const member = await s.staff({ faqs: ['VIEW'] });
+    const stream = track(await ready(member.token));
+    const on = await api('PUT', '/account/security', { requireSecondFactor: true });
+    expect(on.statusCode, on.body).toBe(200);
+    try {
+      await stream.ended;
+      const again = await fetch(`${base}/events`, {
+        headers: { authorization: `Bearer ${member.token}` },
+      });
+      expect(again.status).toBe(403);
+      expect(((await again.json()) as { message: string }).message).toBe(
+        'A second factor is required',
+      );
+    } finally {
+      await api('PUT', '/account/security', { requireSecondFactor: false });
+    }
+    // Lifted: the same session streams again.
+    const lifted = track(await ready(member.token));
+    expect(lifted.status).toBe(200);
+  });
 });
 
 describe.runIf(TEST_DB === 'postgres')('the LISTEN connection (PostgreSQL)', () => {

@@ -29,7 +29,7 @@ const fresh = () => {
     name: `Staff Member ${seq}`,
     email: `member${seq}@staff.test`,
     phoneNumber: `+9198765${String(seq).padStart(5, '0')}`,
-    password: 'password-123',
+    password: 'tidal-copper-lantern-8',
     roles: 'Editor',
   };
 };

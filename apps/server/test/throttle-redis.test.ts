@@ -56,4 +56,42 @@ describe.runIf(reachable)('sign-in throttling in Redis', () => {
       (await login({ email: staff.email, password: staff.password }, `${net16}.99`)).statusCode,
     ).toBe(200);
   });
+
+  it('gives a known device its own budget while the account is locked, and codes their own counts', async () => {
+    const staff = await s.staff();
+    const home = await login({ email: staff.email, password: staff.password }, `${net16}.150`);
+    const cookie = [home.headers['set-cookie']].flat().find((c) => c?.startsWith('device='));
+    const device = cookie!.split(';')[0]!;
+    for (let i = 0; i < 10; i++) {
+      await login({ email: staff.email, password: `guess-${i}` }, `${net16}.${160 + i}`);
+    }
+    const withDevice = (password: string, address: string) =>
+      s.api({
+        method: 'POST',
+        url: '/auth/admin/login',
+        payload: { email: staff.email, password },
+        remoteAddress: address,
+        headers: { cookie: device },
+      });
+    // From an address that failed: locked for an unknown device, open for the known one.
+    expect(
+      (await login({ email: staff.email, password: staff.password }, `${net16}.161`)).statusCode,
+    ).toBe(429);
+    expect((await withDevice(staff.password, `${net16}.161`)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await withDevice(`stolen-${i}`, `${net16}.${180 + i}`)).statusCode).toBe(401);
+    expect((await withDevice(staff.password, `${net16}.190`)).statusCode).toBe(429);
+    // Kept in Redis, not in the database.
+    expect(await s.rowCount('loginThrottle')).toBe(0);
+    // A second-step code's counts are the throttle's too: the same decisions, keys of their own.
+    const throttle = s.ctx.throttle;
+    // Account ids repeat from one run to the next (a fresh database each time); Redis keeps counts.
+    await throttle.clearAccount(staff.email, staff.id);
+    for (let i = 0; i < 10; i++) await throttle.beginCode(`${net16}.${200 + i}`, staff.id);
+    await expect(throttle.beginCode(`${net16}.203`, staff.id)).rejects.toMatchObject({
+      statusCode: 429,
+    });
+    await throttle.clearAccount(staff.email, staff.id);
+    await expect(throttle.beginCode(`${net16}.203`, staff.id)).resolves.toBeDefined();
+  });
 });

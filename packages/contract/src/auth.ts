@@ -15,9 +15,21 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const loginResponse = z.object({ token: z.string().min(1), loginId: z.string().optional() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-const newPassword = plainText(PASSWORD_MAX).min(PASSWORD_MIN, {
-  error: `Must be at least ${PASSWORD_MIN} characters`,
-});
+/**
+ * What the API document says of every new password's field: the strength rule
+ * (password-strength.ts) cannot be said as a JSON schema.
+ */
+export const NEW_PASSWORD_DESCRIPTION =
+  `A new password: ${PASSWORD_MIN} to ${PASSWORD_MAX} characters that are not too easy to guess ` +
+  '(zxcvbn score 3 or more, which no password under 9 characters reaches; not a common ' +
+  "password, nor built from the account's email, name or phone). A weak one is refused with " +
+  '400 naming this field, with the reason.';
+
+const newPassword = plainText(PASSWORD_MAX)
+  .min(PASSWORD_MIN, {
+    error: `Must be at least ${PASSWORD_MIN} characters`,
+  })
+  .meta({ description: NEW_PASSWORD_DESCRIPTION });
 
 export const passResetBody = z.strictObject({
   oldPassword: plainText(PASSWORD_MAX).min(1, { error: 'Required' }),

@@ -125,3 +125,9 @@ export type MyFactors = z.infer<typeof myFactors>;
 export const securitySettings = z.object({ requireSecondFactor: z.boolean() });
 export type SecuritySettings = z.infer<typeof securitySettings>;
 export const securitySettingsBody = z.strictObject({ requireSecondFactor: bool });
+export type SecuritySettingsBody = z.input<typeof securitySettingsBody>;
+/** What `PUT account/security` answers. */
+export const securitySettingsChanged = z.object({
+  message: z.string(),
+  result: securitySettings,
+});

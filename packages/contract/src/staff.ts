@@ -16,7 +16,7 @@ import {
   text,
   timestamp,
 } from './fields.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from './auth.ts';
+import { NEW_PASSWORD_DESCRIPTION, PASSWORD_MAX, PASSWORD_MIN } from './auth.ts';
 import { BULK_MAX } from './posters.ts';
 import { atLeastOne, atLeastOneDocumented, onceFieldsValid } from './partial.ts';
 
@@ -37,7 +37,8 @@ const phoneNumber = text(STAFF_PHONE_MAX).regex(STAFF_PHONE_NUMBER, {
 const roles = text(STAFF_ROLES_MAX);
 const password = plainText(PASSWORD_MAX)
   .min(1, { error: 'Required' })
-  .min(PASSWORD_MIN, { error: `Must be at least ${PASSWORD_MIN} characters` });
+  .min(PASSWORD_MIN, { error: `Must be at least ${PASSWORD_MIN} characters` })
+  .meta({ description: NEW_PASSWORD_DESCRIPTION });
 
 export const staffDetail = z.object({
   id: z.number().int(),

@@ -14,6 +14,11 @@ export type SignedIn = {
   name: string | null;
   email: string | null;
   sessionId: string;
+  /**
+   * The session may only enrol a second factor (the owner requires one and the account has
+   * none): the access check lets it call only the routes that say so (`config.enrolment`).
+   */
+  enrolmentOnly: boolean;
 };
 
 /** How a session began (sessions.sign_in_method). */
@@ -66,8 +71,9 @@ export async function startSession(
 export type Need = { menu: string; action: PermissionKind };
 
 /**
- * The access check's one statement: the session (value 0), its account, and whether the account
- * holds the grant of action (value 2) on menu (value 1); null values ask for no grant.
+ * The access check's one statement: the session (value 0), whether it may only enrol a second
+ * factor, its account, and whether the account holds the grant of action (value 2) on menu
+ * (value 1); null values ask for no grant.
  */
 export function accessStatement(db: Db) {
   return precompile(
@@ -75,6 +81,7 @@ export function accessStatement(db: Db) {
       .selectFrom('sessions as s')
       .innerJoin('accounts as a', 'a.id', 's.accountId')
       .select(['a.id', 'a.role', 'a.name', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
+      .select('s.enrolmentOnly')
       .select((eb) =>
         eb
           .exists(
@@ -145,6 +152,7 @@ export class SessionLookup {
           status: string;
           expires_at: string;
           revoked_at: string | null;
+          enrolment_only: boolean | number;
           granted: boolean | number;
         }
       | undefined;
@@ -156,6 +164,7 @@ export class SessionLookup {
       name: row.name,
       email: row.email,
       sessionId,
+      enrolmentOnly: Boolean(row.enrolment_only),
     };
     const granted = Boolean(row.granted);
     this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);

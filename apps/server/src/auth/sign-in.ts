@@ -1,7 +1,8 @@
 /**
  * The end of every successful sign-in, whichever way it came (a password, a password and a second
- * factor, a passkey): the session, the login-history row, the audit entry and the token. One
- * place, so every way in starts the same kind of session.
+ * factor, a passkey): the session, the login-history row, the audit entry, the device token and
+ * the token. One place, so every way in starts the same kind of session: one that may only enrol
+ * a second factor when the owner requires one and the account has none.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LoginResponse, Role } from '@master-admin/contract';
@@ -9,6 +10,8 @@ import type { AppContext } from '../context.ts';
 import { now } from '../db/dialect.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { record } from '../features/audit/record.ts';
+import { issueDeviceToken, readDeviceToken, setDeviceCookie } from './device-token.ts';
+import { needsEnrolment } from './second-factor.ts';
 import { startSession, type SignInMethod } from './sessions.ts';
 import { signToken } from './tokens.ts';
 
@@ -22,7 +25,7 @@ export type SigningIn = {
 export async function completeSignIn(
   ctx: Pick<AppContext, 'db' | 'secret' | 'config'>,
   request: FastifyRequest,
-  _reply: FastifyReply,
+  reply: FastifyReply,
   account: SigningIn,
   method: SignInMethod,
 ): Promise<LoginResponse> {
@@ -34,6 +37,7 @@ export async function completeSignIn(
       userAgent: request.headers['user-agent'],
       ttlHours: config.sessionTtlHours,
       method,
+      enrolmentOnly: await needsEnrolment(trx, account),
     });
     await trx
       .insertInto('loginHistory')
@@ -43,6 +47,14 @@ export async function completeSignIn(
     await record(trx, request, { ...entry, accountId: account.id });
     return session;
   });
+  // The browser is remembered for this account: the same device (its budget) when it already was.
+  const presented = readDeviceToken(request, secret);
+  const known = typeof presented === 'object' && presented.accountId === account.id;
+  setDeviceCookie(
+    request,
+    reply,
+    issueDeviceToken(secret, account.id, known ? presented.nonce : undefined),
+  );
   const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
   return { token, loginId: account.email ?? account.phoneNumber ?? String(account.id) };
 }

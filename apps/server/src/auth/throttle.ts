@@ -12,6 +12,16 @@
  *   such exempt attempt on a locked account spends one of `maxFailures × 10` a window, so a
  *   guesser with many addresses gets at most that many more guesses.
  * - A successful sign-in clears the account's count.
+ * - A sign-in that presents a valid device token for the account it names (auth/device-token.ts:
+ *   the browser signed in to that account before) is counted against that device's own budget
+ *   (`deviceMaxFailures` a window) instead of the account's: while strangers keep the account
+ *   locked for unknown devices, its owner's known browser still gets its password checked, and a
+ *   stolen device token buys only that budget of guesses. Its success leaves the account's count
+ *   alone (those failures were not this device's). The address limit applies to it as to any
+ *   attempt: an owner sharing one address with a guesser waits for the window like everyone there.
+ * - A sign-in's second step (a TOTP or recovery code) is throttled the same way as a password,
+ *   with counts of its own per account (`beginCode`), so a guesser who has the password cannot try
+ *   codes faster than passwords.
  *
  * The counts live in the database (shared by every instance, no other service needed), or in
  * Redis when REDIS_URL is set. Windows are fixed: a count starts at its first attempt and lasts
@@ -135,13 +145,22 @@ export interface Attempt {
   uncounted(): Promise<void>;
 }
 
+export type ThrottleLimits = {
+  /** Attempts per address, and failures per account (or per account's codes), in a window. */
+  maxFailures: number;
+  /** Failures per known device (a valid device token) in a window. */
+  deviceMaxFailures: number;
+};
+
 export class LoginThrottle {
   readonly #counters: AttemptCounters;
   readonly #max: number;
+  readonly #deviceMax: number;
 
-  constructor(counters: AttemptCounters, options: { maxFailures: number }) {
+  constructor(counters: AttemptCounters, limits: ThrottleLimits) {
     this.#counters = counters;
-    this.#max = options.maxFailures;
+    this.#max = limits.maxFailures;
+    this.#deviceMax = limits.deviceMaxFailures;
   }
 
   static addressKey(ip: string) {
@@ -152,13 +171,34 @@ export class LoginThrottle {
     return `login:${identifier.trim().toLowerCase()}`;
   }
 
+  /** The second step's counts: apart from the password's, and out of reach of a typed identifier. */
+  static codeKey(accountId: number) {
+    return `code:${accountId}`;
+  }
+
+  static deviceKey(nonce: string) {
+    return `device:${nonce}`;
+  }
+
   /**
    * Decides whether an attempt may have its password checked, counting it; answers 429 when not.
    * The attempt counts as a failure unless `succeeded` or `uncounted` is called after the check.
+   * `device`: the nonce of a valid device token for the account `identifier` names; the device's
+   * own budget then stands in for the account's count.
    */
-  async begin(ip: string, identifier: string): Promise<Attempt> {
+  begin(ip: string, identifier: string, options: { device?: string } = {}): Promise<Attempt> {
+    if (options.device !== undefined) return this.#beginOnDevice(ip, options.device);
+    return this.#beginOnAccount(ip, LoginThrottle.accountKey(identifier));
+  }
+
+  /** As `begin`, for a second-step code (TOTP or recovery) of the account `accountId`. */
+  beginCode(ip: string, accountId: number): Promise<Attempt> {
+    return this.#beginOnAccount(ip, LoginThrottle.codeKey(accountId));
+  }
+
+  /** The address's count and the account's (`account`, a key), locked for addresses that failed. */
+  async #beginOnAccount(ip: string, account: string): Promise<Attempt> {
     const address = LoginThrottle.addressKey(ip);
-    const account = LoginThrottle.accountKey(identifier);
     const exempt = `exempt:${account}`;
     const counters = this.#counters;
 
@@ -193,10 +233,45 @@ export class LoginThrottle {
     };
   }
 
-  /** Lifts an account's lock (the operator's reset-password). */
-  async clearAccount(identifier: string): Promise<void> {
-    const account = LoginThrottle.accountKey(identifier);
-    await this.#counters.clear(account);
-    await this.#counters.clear(`exempt:${account}`);
+  /** The address's count and the device's own budget, instead of the account's count. */
+  async #beginOnDevice(ip: string, nonce: string): Promise<Attempt> {
+    const address = LoginThrottle.addressKey(ip);
+    const device = LoginThrottle.deviceKey(nonce);
+    const counters = this.#counters;
+
+    const byAddress = await counters.hit(address);
+    if (byAddress.count > this.#max) {
+      await counters.undo(address);
+      throw tooManyRequests(MESSAGES.tooManyAttempts, byAddress.retryAfterSeconds);
+    }
+    const byDevice = await counters.hit(device);
+    if (byDevice.count > this.#deviceMax) {
+      await counters.undo(address);
+      await counters.undo(device);
+      throw tooManyRequests(MESSAGES.tooManyAttempts, byDevice.retryAfterSeconds);
+    }
+    return {
+      succeeded: async () => {
+        await counters.undo(address);
+        await counters.clear(device);
+      },
+      uncounted: async () => {
+        await counters.undo(address);
+        await counters.undo(device);
+      },
+    };
+  }
+
+  /**
+   * Lifts an account's locks (the operator's reset-password): its password failures, and, given
+   * its id, its second-step code failures.
+   */
+  async clearAccount(identifier: string, accountId?: number): Promise<void> {
+    const keys = [LoginThrottle.accountKey(identifier)];
+    if (accountId !== undefined) keys.push(LoginThrottle.codeKey(accountId));
+    for (const key of keys) {
+      await this.#counters.clear(key);
+      await this.#counters.clear(`exempt:${key}`);
+    }
   }
 }

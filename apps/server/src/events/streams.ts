@@ -59,8 +59,9 @@ export function mayView(access: StreamAccess, area: EventArea): boolean {
 }
 
 /**
- * The live sessions among `sessionIds` (not revoked or expired, the account ACTIVE and allowed
- * into the back-office) and what each may see; the others are absent.
+ * The live sessions among `sessionIds` (not revoked or expired, not limited to enrolling a second
+ * factor, the account ACTIVE and allowed into the back-office) and what each may see; the others
+ * are absent.
  */
 export async function accessOf(
   db: Db,
@@ -77,6 +78,7 @@ export async function accessOf(
       .where('s.id', 'in', chunk)
       .where('s.revokedAt', 'is', null)
       .where('s.expiresAt', '>', at)
+      .where('s.enrolmentOnly', '=', false)
       .where('a.status', '=', 'ACTIVE')
       .where('a.role', '<>', 'USER')
       .execute();

@@ -2,6 +2,10 @@
  * Authorization: every route declares who may call it (`config.access`), and this one check
  * enforces API.md's "Roles and permissions" for all of them. A route under the API that declares
  * nothing is refused at start, so nothing is ever open by accident.
+ *
+ * A session that may only enrol a second factor (the owner requires one, API.md "The owner's
+ * security setting") is let through only to the routes that declare `config.enrolment: true`
+ * (own profile, enrolment, sign-out); any other answers 403 "A second factor is required".
  */
 import type { FastifyInstance } from 'fastify';
 import { API_BASE, MESSAGES, type PermissionKind } from '@master-admin/contract';
@@ -29,12 +33,26 @@ export const access = {
   menu: (menu: string, action: PermissionKind): Access => ({ kind: 'menu', menu, action }),
 };
 
-/** A route under the API with the access it declared (`streaming`: its answer stays open). */
-export type DeclaredRoute = { method: string; url: string; access: Access; streaming?: true };
+/**
+ * A route under the API with the access it declared (`streaming`: its answer stays open;
+ * `enrolment`: open to a session that may only enrol a second factor).
+ */
+export type DeclaredRoute = {
+  method: string;
+  url: string;
+  access: Access;
+  streaming?: true;
+  enrolment?: true;
+};
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * `true`: open to a session that may only enrol a second factor (own profile, second-factor
+     * enrolment, sign-out). Every other route refuses such a session.
+     */
+    enrolment?: true;
   }
   interface FastifyInstance {
     /** Every API route and its access rule, for the authorization matrix test and the docs. */
@@ -70,7 +88,8 @@ export function registerAccessCheck(
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       const streaming = route.config?.streaming ? { streaming: true as const } : {};
-      declared.push({ method, url: route.url, access: rule, ...streaming });
+      const enrolment = route.config?.enrolment ? { enrolment: true as const } : {};
+      declared.push({ method, url: route.url, access: rule, ...streaming, ...enrolment });
     }
   });
 
@@ -91,6 +110,9 @@ export function registerAccessCheck(
     if (!found) throw unauthorized(MESSAGES.sessionExpired);
     const { account } = found;
     request.account = account;
+    if (account.enrolmentOnly && !request.routeOptions.config.enrolment) {
+      throw forbidden(MESSAGES.secondFactorRequired);
+    }
     if (account.role === 'SUPER_ADMIN' || rule.kind === 'signedIn') return;
     if (rule.kind === 'superAdmin' || !found.granted) throw forbidden();
   });

@@ -42,7 +42,7 @@ export class HttpError extends Error {
 export const invalidField = (path: string, message: string) =>
   new HttpError(400, `${path}: ${message}`, { details: [{ path, message }] });
 export const unauthorized = (message: string = MESSAGES.notSignedIn) => new HttpError(401, message);
-export const forbidden = () => new HttpError(403, MESSAGES.accessDenied);
+export const forbidden = (message: string = MESSAGES.accessDenied) => new HttpError(403, message);
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 /** A 409; `field` names the form field whose value is taken, so a form can mark it. */
 export const conflict = (message: string, field?: string) =>

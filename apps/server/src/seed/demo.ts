@@ -7,10 +7,10 @@
  * name before it is added, and a row's dependants (a user's images, wallet and history) are written
  * with it in one transaction, so `--force` adds only what is missing and never changes a row.
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { createBackOfficeAccount } from '../features/accounts/service.ts';
+import { generatedPassword } from '../auth/passwords.ts';
 import { createMasterApp } from '../features/master-apps/lookup.ts';
 import { mediaPrefixes, sanitizeRichText } from '../http/rich-text.ts';
 import type { MediaService } from '../media/service.ts';
@@ -285,7 +285,7 @@ export async function seedDemo(
       staffIds.push(found.id);
       continue;
     }
-    const password = randomBytes(12).toString('base64url');
+    const password = await generatedPassword();
     const id = await createBackOfficeAccount(
       db,
       { role: 'STAFF', ...member, password },

@@ -2,13 +2,14 @@
  * Creating back-office accounts and their per-menu permissions. Used by first start, the CLI and
  * tests; the staff area's calls build on it.
  */
-import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import type { PermissionKind, Role } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { now } from '../../db/dialect.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { generatedPassword, hashPassword } from '../../auth/passwords.ts';
+import { passwordStrength } from '@master-admin/contract/password-strength';
+import { ConfigError } from '../../config.ts';
 
 export type NewBackOfficeAccount = {
   role: Extract<Role, 'SUPER_ADMIN' | 'STAFF'>;
@@ -97,7 +98,8 @@ export async function setPassword(db: Db, accountId: number, password: string) {
 /**
  * On first start, when no SUPER_ADMIN exists, creates one from ADMIN_EMAIL/ADMIN_PASSWORD, or
  * admin@example.com with a random password that the caller prints once. Never touches an
- * existing admin.
+ * existing admin. An ADMIN_PASSWORD too easy to guess stops the start (ConfigError), as the API
+ * refuses a weak new password; it is not checked once the admin exists.
  */
 export async function ensureFirstAdmin(
   db: Db,
@@ -110,7 +112,15 @@ export async function ensureFirstAdmin(
     .executeTakeFirst();
   if (existing) return undefined;
   const email = admin.email ?? 'admin@example.com';
-  const password = admin.password ?? randomBytes(12).toString('base64url');
+  if (admin.password !== undefined) {
+    const { ok, reason } = await passwordStrength(admin.password, { email, name: 'Admin' });
+    if (!ok) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ADMIN_PASSWORD: ${reason ?? 'too easy to guess'}`,
+      );
+    }
+  }
+  const password = admin.password ?? (await generatedPassword());
   try {
     await createBackOfficeAccount(db, { role: 'SUPER_ADMIN', email, password, name: 'Admin' });
   } catch (err) {

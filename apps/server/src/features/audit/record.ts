@@ -134,6 +134,18 @@ export async function record(
 }
 
 /**
+ * `record` in a transaction of its own, for an event that must be kept although the request
+ * fails: a refused sign-in answers 401 or 429, and nothing else it did is kept.
+ */
+export function recordAlone(
+  db: Db,
+  request: FastifyRequest,
+  entries: AuditEntryInput | readonly AuditEntryInput[],
+): Promise<void> {
+  return inTransaction(db, request.log, (trx) => record(trx, request, entries));
+}
+
+/**
  * Moves the version of each changed row that its change did not move itself: a change of rows
  * of another table only (a user's details, a staff member's grants). Every UPDATE of the row's
  * own table moves it already (db/versions.ts). Keeps `after` telling the new version.

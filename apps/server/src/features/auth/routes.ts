@@ -1,31 +1,85 @@
 /**
  * Sign-in, sign-out, own password and own profile: the calls every account makes for itself.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MESSAGES,
   PATHS,
+  loginAnswer,
   loginBody,
   loginResponse,
+  loginVerifyBody,
   messageResponse,
   passResetBody,
   passResetResponse,
   myPermissions,
   profile,
+  type AuditAction,
+  type AuditChange,
+  type LoginAnswer,
   type MyPermissions,
+  type SecondFactorMethod,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
-import { conflict, notFound, unauthorized } from '../../http/errors.ts';
+import { HttpError, conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { hashPassword, refuseWeakPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeSessionsOf } from '../../auth/sessions.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
-import { audited, record } from '../audit/record.ts';
+import { readDeviceToken } from '../../auth/device-token.ts';
+import type { Attempt } from '../../auth/throttle.ts';
+import {
+  LOGIN_CHALLENGE,
+  hasPasskey,
+  hasRecoveryCode,
+  hasTotp,
+  newLoginChallenge,
+  spendCode,
+} from '../../auth/second-factor.ts';
+import { audited, record, recordAlone } from '../audit/record.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, throttle } = app.ctx;
+  const { db, throttle, secret } = app.ctx;
+
+  // Counted for /metrics, whichever check refused: a wrong password or code, or a throttled try.
+  const countFailures = async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode === 401) app.metrics.signInFailures.inc();
+    else if (reply.statusCode === 429) app.metrics.signInThrottled.inc();
+  };
+
+  /** A security event about `accountId`, kept though the request that saw it fails. */
+  const securityEvent = (
+    request: FastifyRequest,
+    accountId: number,
+    action: AuditAction,
+    changes?: AuditChange[],
+  ) =>
+    recordAlone(db, request, {
+      area: 'auth',
+      rowId: accountId,
+      action,
+      accountId,
+      ...(changes ? { changes } : {}),
+    });
+
+  /** Runs `begin` (a throttle's decision); a refusal of an existing account's attempt is audited. */
+  const throttled = async (
+    request: FastifyRequest,
+    accountId: number | undefined,
+    begin: () => Promise<Attempt>,
+  ) => {
+    try {
+      return await begin();
+    } catch (err) {
+      if (accountId !== undefined && err instanceof HttpError && err.statusCode === 429) {
+        await securityEvent(request, accountId, 'SIGN_IN_THROTTLED');
+      }
+      throw err;
+    }
+  };
 
   app.post(
     PATHS.login,
@@ -35,11 +89,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         // A coarse flood guard; failed attempts are throttled separately below.
         rateLimit: { max: 60, timeWindow: '1 minute' },
       },
-      // Counted for /metrics, whichever check refused.
-      onResponse: async (_request, reply) => {
-        if (reply.statusCode === 401) app.metrics.signInFailures.inc();
-        else if (reply.statusCode === 429) app.metrics.signInThrottled.inc();
-      },
+      onResponse: countFailures,
       schema: {
         tags: ['auth'],
         summary: 'Signs in with an email (or phone number) and password',
@@ -47,41 +97,153 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'Throttled (429 with Retry-After): after LOGIN_MAX_FAILURES (10) attempts in ' +
           'LOGIN_WINDOW_MINUTES (15) from one address, for any account; and after that many ' +
           'failures for one account, from any address with a recent failure (an address with ' +
-          'none still has its password checked). Records a login-history row IN.',
+          'none still has its password checked). A browser that sends the `device` cookie an ' +
+          'earlier sign-in to this account set is checked against its own budget ' +
+          "(LOGIN_DEVICE_MAX_FAILURES, 5, a window) instead of the account's count, so it " +
+          'still gets in while the account is locked for unknown devices. ' +
+          'An account with a second factor (an authenticator app or a passkey) answers ' +
+          '`{ challenge, methods }` and no token: the sign-in ends with `auth/admin/login/verify` ' +
+          'within 5 minutes, or through the passkey calls. Otherwise the answer is the token, ' +
+          'with a login-history ' +
+          'row IN and `Set-Cookie: device=…` (HttpOnly, SameSite=Strict, Path=/api/v1/auth; ' +
+          'Secure unless served over plain HTTP on the machine itself).',
         security: [],
         body: loginBody,
-        response: answers(loginResponse),
+        response: answers(loginAnswer),
       },
     },
-    async (request, reply) => {
+    async (request, reply): Promise<LoginAnswer> => {
       const identifier = request.body.email.trim();
-      const attempt = await throttle.begin(request.ip, identifier);
-
+      // The one statement an unknown identifier costs, with what the second step needs.
       let query = db
-        .selectFrom('accounts')
-        .select(['id', 'role', 'email', 'phoneNumber', 'passwordHash', 'status'])
-        .where('role', '<>', 'USER')
-        .where('status', '<>', 'DELETED');
+        .selectFrom('accounts as a')
+        .select(['a.id', 'a.role', 'a.email', 'a.phoneNumber', 'a.passwordHash', 'a.status'])
+        .select((eb) => [
+          hasTotp(eb.ref('a.id')).as('totp'),
+          hasPasskey(eb.ref('a.id')).as('passkey'),
+          hasRecoveryCode(eb.ref('a.id')).as('recovery'),
+        ])
+        .where('a.role', '<>', 'USER')
+        .where('a.status', '<>', 'DELETED');
       query = identifier.includes('@')
-        ? query.where((eb) => eb(eb.fn('lower', ['email']), '=', identifier.toLowerCase()))
-        : query.where('phoneNumber', '=', identifier);
+        ? query.where((eb) => eb(eb.fn('lower', ['a.email']), '=', identifier.toLowerCase()))
+        : query.where('a.phoneNumber', '=', identifier);
       const account = await query.executeTakeFirst();
+
+      // A device token counts only for the account it was given to; any other is ignored.
+      const presented = readDeviceToken(request, secret);
+      const device =
+        typeof presented === 'object' && presented.accountId === account?.id
+          ? presented
+          : undefined;
+      if (presented && !device && account) {
+        const why = presented === 'refused' ? 'not signed by this server' : 'another account’s';
+        await securityEvent(request, account.id, 'DEVICE_REFUSED', [
+          { field: 'device', old: null, new: why },
+        ]);
+      }
+
+      const attempt = await throttled(request, account?.id, () =>
+        throttle.begin(request.ip, identifier, device ? { device: device.nonce } : {}),
+      );
       const valid = await verifyPassword(account?.passwordHash ?? null, request.body.password);
       // A failure keeps its place in the counts: that is what throttles guessing.
-      if (!account || !valid) throw unauthorized(MESSAGES.invalidCredentials);
+      if (!account || !valid) {
+        if (account) await securityEvent(request, account.id, 'SIGN_IN_FAILED');
+        throw unauthorized(MESSAGES.invalidCredentials);
+      }
       if (account.status !== 'ACTIVE') {
         await attempt.uncounted();
         throw unauthorized(MESSAGES.accountNotActive);
       }
       await attempt.succeeded();
+
+      const methods: SecondFactorMethod[] = [];
+      if (account.totp) methods.push('totp');
+      if (account.recovery) methods.push('recovery');
+      if (account.passkey) methods.push('passkey');
+      if (account.totp || account.passkey) {
+        return { challenge: await newLoginChallenge(db, account.id), methods };
+      }
       return completeSignIn(app.ctx, request, reply, account, 'password');
+    },
+  );
+
+  app.post(
+    PATHS.loginVerify,
+    {
+      config: { access: access.public, rateLimit: { max: 60, timeWindow: '1 minute' } },
+      onResponse: countFailures,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Ends a sign-in with a second factor: a code from the authenticator app, or a recovery code',
+        description:
+          '`challenge` is what `auth/admin/login` answered; it lasts 5 minutes and is good for one ' +
+          'success (an unknown, expired or used one answers 401 "' +
+          MESSAGES.challengeExpired +
+          '"). A wrong code answers 401; codes are throttled as passwords are, with counts of ' +
+          'their own per account (429 with Retry-After). A code from the app is accepted once ' +
+          '(and one step of 30 s either side of now); a recovery code once. Spaces and dashes ' +
+          'in a code are ignored. On success the answer is as a sign-in without a second factor.',
+        security: [],
+        body: loginVerifyBody,
+        response: answers(loginResponse),
+      },
+    },
+    async (request, reply) => {
+      const { challenge, method, code } = request.body;
+      const found = await db
+        .selectFrom('authChallenges as c')
+        .innerJoin('accounts as a', 'a.id', 'c.accountId')
+        .select(['a.id', 'a.role', 'a.email', 'a.phoneNumber', 'a.status'])
+        .select(['c.expiresAt', 'c.usedAt'])
+        .where('c.id', '=', challenge)
+        .where('c.kind', '=', LOGIN_CHALLENGE)
+        .executeTakeFirst();
+      if (!found || found.usedAt !== null || found.expiresAt <= now()) {
+        throw unauthorized(MESSAGES.challengeExpired);
+      }
+      const account = found;
+      const attempt = await throttled(request, account.id, () =>
+        throttle.beginCode(request.ip, account.id),
+      );
+      if (account.status !== 'ACTIVE') {
+        await attempt.uncounted();
+        throw unauthorized(MESSAGES.accountNotActive);
+      }
+      // The code is spent and the challenge used together: a request that loses the challenge
+      // to another (two at once) rolls back, its code unspent.
+      const spent = await inTransaction(db, request.log, async (trx) => {
+        if (!(await spendCode(trx, account.id, code, method))) return false;
+        const used = await trx
+          .updateTable('authChallenges')
+          .set({ usedAt: now() })
+          .where('id', '=', challenge)
+          .where('usedAt', 'is', null)
+          .where('expiresAt', '>', now())
+          .executeTakeFirst();
+        if (used.numUpdatedRows === 0n) throw unauthorized(MESSAGES.challengeExpired);
+        return true;
+      }).catch(async (err: unknown) => {
+        await attempt.uncounted();
+        throw err;
+      });
+      if (!spent) {
+        await securityEvent(request, account.id, 'SIGN_IN_FAILED', [
+          { field: 'method', old: null, new: method },
+        ]);
+        throw unauthorized(MESSAGES.invalidCode);
+      }
+      await attempt.succeeded();
+      return completeSignIn(app.ctx, request, reply, account, method);
     },
   );
 
   app.post(
     PATHS.logout,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, enrolment: true },
       schema: {
         tags: ['auth'],
         summary: 'Signs out: the token stops working at once',
@@ -114,7 +276,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Changes the caller’s own password',
         description:
-          'A wrong old password answers 409. The caller’s other sessions end; this one goes on.',
+          'A new password too easy to guess answers 400 naming `newPassword`, with the reason ' +
+          '(it must not be common, nor built from the account’s email, name or phone). A wrong ' +
+          'old password answers 409. The caller’s other sessions end; this one goes on.',
         body: passResetBody,
         response: answers(passResetResponse),
       },
@@ -123,9 +287,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = request.account;
       const row = await db
         .selectFrom('accounts')
-        .select(['id', 'email', 'passwordHash'])
+        .select(['id', 'email', 'name', 'phoneNumber', 'passwordHash'])
         .where('id', '=', me.id)
         .executeTakeFirstOrThrow();
+      await refuseWeakPassword(request.body.newPassword, row, 'newPassword');
       if (!(await verifyPassword(row.passwordHash, request.body.oldPassword))) {
         throw conflict(MESSAGES.oldPasswordMismatch, 'oldPassword');
       }
@@ -146,7 +311,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.adminDetail,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, enrolment: true },
       schema: {
         tags: ['auth'],
         summary: 'The caller’s own profile',
@@ -167,7 +332,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.myPermissions,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, enrolment: true },
       schema: {
         tags: ['auth'],
         summary: 'What the caller may do',

@@ -31,7 +31,7 @@ import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import { USERS_LIST } from '../users/routes.ts';
 import type { Db } from '../../db/connect.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { hashPassword, refuseWeakPassword } from '../../auth/passwords.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
 import { createBackOfficeAccount } from '../accounts/service.ts';
@@ -159,9 +159,11 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         ...described(
           'Creates a staff account, ACTIVE, with every permission off',
           'The email, and the phone number, must not be held by another staff or admin account ' +
-            'that is not DELETED (409 naming the field). The password (8..128 characters) is ' +
-            'stored as an argon2id hash. One permission row per menu and kind is created with ' +
-            'the account, all false, in the same transaction.',
+            'that is not DELETED (409 naming the field). The password (8..128 characters) must ' +
+            'not be too easy to guess (400 naming `password`, with the reason: not common, nor ' +
+            'built from the email, name or phone number) and is stored as an argon2id hash. One ' +
+            'permission row per menu and kind is created with the account, all false, in the ' +
+            'same transaction.',
         ),
         body: staffCreateBody,
         response: answers(staffMutation),
@@ -169,6 +171,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { name, email, phoneNumber, password, roles } = request.body;
+      await refuseWeakPassword(password, { email, name, phoneNumber }, 'password');
       await checkUnique({ email, phoneNumber });
       const { id } = await unique(() =>
         auditedCreate(db, request, target('CREATE'), async (trx) => ({
@@ -281,7 +284,9 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...described(
           'Sets a staff account’s password (8..128 characters)',
-          'Every session of that account ends at once: it signs in again with the new password.',
+          'A password too easy to guess answers 400 naming `password`, with the reason (not ' +
+            'common, nor built from the account’s email, name or phone number). Every session ' +
+            'of that account ends at once: it signs in again with the new password.',
         ),
         params: idParams,
         body: staffPasswordBody,
@@ -290,7 +295,12 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      await findStaff(id);
+      const member = await findStaff(id);
+      await refuseWeakPassword(
+        request.body.password,
+        { ...member.staffDetail[0], phoneNumber: member.phoneNumber },
+        'password',
+      );
       const passwordHash = await hashPassword(request.body.password);
       await audited(db, request, target('PASSWORD', id), async (trx) => {
         await trx
