@@ -8,7 +8,6 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import {
-  CHALLENGE_MINUTES,
   RECOVERY_CODE_COUNT,
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
@@ -16,6 +15,7 @@ import {
   type SecondFactorMethod,
 } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
+import { storeChallenge, type ChallengeKind } from './challenges.ts';
 import { now } from '../db/dialect.ts';
 
 export const TOTP_ISSUER = 'Master Admin';
@@ -194,27 +194,14 @@ export async function spendCode(
   return spent.numUpdatedRows > 0n;
 }
 
-export const LOGIN_CHALLENGE = 'login';
+export const LOGIN_CHALLENGE = 'login' satisfies ChallengeKind;
 
 /**
  * A sign-in's second step: a challenge (32 random bytes) that names the account whose password
- * was right, good for CHALLENGE_MINUTES and one success. Challenges of any kind that have expired
- * go at the same time.
+ * was right, good for CHALLENGE_MINUTES and one success (auth/challenges.ts, as every challenge).
  */
 export async function newLoginChallenge(db: Db, accountId: number): Promise<string> {
   const id = randomBytes(32).toString('base64url');
-  const at = new Date();
-  await db.deleteFrom('authChallenges').where('expiresAt', '<=', at.toISOString()).execute();
-  await db
-    .insertInto('authChallenges')
-    .values({
-      id,
-      kind: LOGIN_CHALLENGE,
-      accountId,
-      createdAt: at.toISOString(),
-      expiresAt: new Date(at.getTime() + CHALLENGE_MINUTES * 60_000).toISOString(),
-      usedAt: null,
-    })
-    .execute();
+  await storeChallenge(db, { id, kind: LOGIN_CHALLENGE, accountId });
   return id;
 }

@@ -42,6 +42,7 @@ import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { storeChallenge, useChallenge } from '../../auth/challenges.ts';
 import { liftEnrolmentOnly, revokeSessionsOf } from '../../auth/sessions.ts';
+import { limitIfNoFactorLeft } from '../../auth/second-factor.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
 import { record } from '../audit/record.ts';
 
@@ -81,7 +82,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.passkeyRegisterOptions,
     {
       // It stores a challenge, changing nothing of the account: the verify call is audited.
-      config: { access: access.signedIn, audit: false },
+      config: { access: access.signedIn, enrolment: true, audit: false },
       schema: {
         tags: ['auth'],
         summary: 'Starts adding a passkey: the options for navigator.credentials.create()',
@@ -133,7 +134,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.passkeyRegisterVerify,
     {
       // The response is an object, which a form cannot carry.
-      config: { access: access.signedIn, jsonBody: true },
+      config: { access: access.signedIn, enrolment: true, jsonBody: true },
       schema: {
         tags: ['auth'],
         summary: 'Adds a passkey: the browser’s answer to the creation options, and a name',
@@ -206,7 +207,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.passkeys,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, enrolment: true },
       schema: {
         tags: ['auth'],
         summary: 'The caller’s passkeys, newest first',
@@ -302,6 +303,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         // Removed meanwhile by another call: that call answered for it.
         if (deleted.numDeletedRows !== 1n) throw notFound(MESSAGES.passkeyNotFound);
         await revokeSessionsOf(trx, me.id, me.sessionId);
+        await limitIfNoFactorLeft(trx, me, me.sessionId);
         await record(trx, request, {
           area: 'auth',
           rowId: me.id,

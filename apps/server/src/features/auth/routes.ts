@@ -29,6 +29,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, refuseWeakPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeSessionsOf } from '../../auth/sessions.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
+import { useChallenge } from '../../auth/challenges.ts';
 import { readDeviceToken } from '../../auth/device-token.ts';
 import type { Attempt } from '../../auth/throttle.ts';
 import {
@@ -216,14 +217,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // to another (two at once) rolls back, its code unspent.
       const spent = await inTransaction(db, request.log, async (trx) => {
         if (!(await spendCode(trx, account.id, code, method))) return false;
-        const used = await trx
-          .updateTable('authChallenges')
-          .set({ usedAt: now() })
-          .where('id', '=', challenge)
-          .where('usedAt', 'is', null)
-          .where('expiresAt', '>', now())
-          .executeTakeFirst();
-        if (used.numUpdatedRows === 0n) throw unauthorized(MESSAGES.challengeExpired);
+        const used = await useChallenge(trx, { id: challenge, kind: LOGIN_CHALLENGE });
+        if (!used) throw unauthorized(MESSAGES.challengeExpired);
         return true;
       }).catch(async (err: unknown) => {
         await attempt.uncounted();
