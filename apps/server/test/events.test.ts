@@ -325,6 +325,8 @@ describe('GET events', () => {
     // Lifted: the same session streams again.
     const lifted = track(await ready(member.token));
     expect(lifted.status).toBe(200);
+    lifted.close();
+    await lifted.ended;
   });
 });
 
