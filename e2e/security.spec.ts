@@ -1,0 +1,147 @@
+/**
+ * Sign-in that stands up to the internet (issue #24), as staff live it: an authenticator app set
+ * up on the profile and then asked for at sign-in (a code computed here, as the phone would), a
+ * recovery code in its place; a passkey added and then signing in on its own (Chromium's virtual
+ * authenticator, through the DevTools protocol's WebAuthn domain); and a session ended from
+ * another device, whose next step is refused.
+ */
+import type { Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import {
+  baseUrl,
+  expect,
+  expectToast,
+  newBackOfficeAccount,
+  openSignedIn,
+  signOut,
+  submitSignIn,
+  test,
+} from './fixtures.ts';
+
+const security = (page: Page) => page.getByRole('region', { name: 'Security' });
+
+/** The code the authenticator app shows for `secret` one step from now (the step the set-up
+ * spent is refused again: a code is accepted once). */
+function nextCode(secret: string): string {
+  return new TOTP({ secret: secret.replace(/\s/g, '') }).generate({ timestamp: Date.now() + 30_000 });
+}
+
+async function expectSignedIn(page: Page) {
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+}
+
+test('an authenticator app: set up on the profile, asked for at sign-in, a recovery code in its place', async ({
+  page,
+  sql,
+}) => {
+  const account = await newBackOfficeAccount(sql);
+  await openSignedIn(page, '/profile', { as: account, heading: 'Profile' });
+
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const setUp = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+  await expect(setUp.getByRole('img', { name: /QR code/i })).toBeVisible();
+  const secret = (await setUp.locator('code').first().innerText()).trim();
+  expect(secret.replace(/\s/g, '')).toMatch(/^[A-Z2-7]{16,}$/);
+  await setUp
+    .getByLabel('Code from the app')
+    .fill(new TOTP({ secret: secret.replace(/\s/g, '') }).generate());
+  await setUp.getByRole('button', { name: 'Turn on' }).click();
+
+  const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  const codes = await saved
+    .getByRole('list', { name: 'Recovery codes' })
+    .getByRole('listitem')
+    .allInnerTexts();
+  expect(codes).toHaveLength(10);
+  await saved.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(saved).toBeHidden();
+
+  // The password alone no longer signs in: the card asks for the app's code.
+  await signOut(page);
+  await submitSignIn(page, account.email, account.password);
+  await page.getByLabel('Authentication code').fill(nextCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expectSignedIn(page);
+
+  // A recovery code in place of the phone, once.
+  await signOut(page);
+  await submitSignIn(page, account.email, account.password);
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(codes[0]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expectSignedIn(page);
+});
+
+test('a passkey: added on the profile, then signing in on its own', async ({ page, sql }) => {
+  // WebAuthn needs a name, not an address: the page is opened on localhost, the relying party the
+  // server was started for (WEBAUTHN_RP_ID's default).
+  const origin = baseUrl().replace('127.0.0.1', 'localhost');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  const account = await newBackOfficeAccount(sql);
+  await page.goto(`${origin}/auth/sign-in`);
+  await submitSignIn(page, account.email, account.password);
+  await expectSignedIn(page);
+  await page.goto(`${origin}/profile`);
+
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const add = page.getByRole('dialog', { name: 'Add a passkey' });
+  await add.getByLabel('Name').fill('Work laptop');
+  await add.getByRole('button', { name: 'Add' }).click();
+  await expectToast(page, 'Passkey added');
+  await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Work laptop');
+
+  await signOut(page);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expectSignedIn(page);
+  const { sign_in_method } = await sql.one<{ sign_in_method: string }>(
+    `select s.sign_in_method from sessions s join accounts a on a.id = s.account_id
+     where a.email = ? order by s.created_at desc limit 1`,
+    [account.email],
+  );
+  expect(sign_in_method).toBe('passkey');
+});
+
+test('a session ended from another device is signed out at its next step', async ({
+  page,
+  browser,
+  sql,
+}) => {
+  const account = await newBackOfficeAccount(sql);
+  const other = await browser.newContext();
+  try {
+    const otherPage = await other.newPage();
+    await openSignedIn(otherPage, '/category', { as: account, heading: 'Category List' });
+    await openSignedIn(page, '/profile', { as: account, heading: 'Profile' });
+
+    const sessions = page.getByRole('list', { name: 'Your sessions' });
+    await expect(sessions.getByRole('listitem')).toHaveCount(2);
+    await expect(sessions.getByText('This device')).toHaveCount(1);
+    await sessions
+      .getByRole('listitem')
+      .filter({ hasNot: page.getByText('This device') })
+      .getByRole('button', { name: /^End/ })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: /^End/ }).click();
+    await expectToast(page, 'Session ended');
+    await expect(sessions.getByRole('listitem')).toHaveCount(1);
+
+    // The other device's next call is refused: it lands on the sign-in screen.
+    await otherPage.reload();
+    await expect(otherPage).toHaveURL(/\/auth\/sign-in/);
+  } finally {
+    await other.close();
+  }
+});
