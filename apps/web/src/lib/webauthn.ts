@@ -7,7 +7,6 @@ import {
   startAuthentication,
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import {
   PATHS,
@@ -51,9 +50,7 @@ export async function signInWithPasskey(email?: string): Promise<LoginResponse> 
     webauthnOptions,
     email ? { email } : {},
   );
-  const response = await startAuthentication({
-    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
-  }).catch((err: unknown) => {
+  const response = await startAuthentication({ optionsJSON: options }).catch((err: unknown) => {
     throw promptFailure(err);
   });
   return api.json('POST', PATHS.passkeyLoginVerify, loginResponse, { response });
