@@ -61,6 +61,12 @@ export const myFactors = (overrides: Partial<MyFactors> = {}) =>
 export const server = setupServer(
   http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
   myFactors(),
+  // The security section's and the staff screens' reads: nothing signed in elsewhere, nothing
+  // required.
+  http.get(api('/account/me/sessions'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/me/passkeys'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/staff/sessions/:accountId'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/security'), () => HttpResponse.json({ requireSecondFactor: false })),
   http.get(api('/events'), () => eventStream(['retry: 2000\nid: 0\n\n'])),
   http.put(api('/presence'), () => HttpResponse.json({ editors: [] })),
   http.delete(api('/presence'), () => HttpResponse.json({ editors: [] })),

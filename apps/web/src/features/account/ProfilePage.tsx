@@ -60,13 +60,11 @@ export default function ProfilePage() {
   return (
     <>
       <PageHeader title="Account" description="Your profile, password and how you sign in." />
-      {required ? (
-        <Stack gap="xl">
-          <SecuritySection />
-          <ProfileCard me={me} />
-        </Stack>
-      ) : (
-        <Stack gap="xl">
+      {/* The security section keeps its place in the tree whichever comes first, so adding the
+          factor that opens the other screens does not remount it (and lose the recovery codes it
+          is showing). */}
+      <Stack gap="xl">
+        {!required && (
           <Grid>
             <Grid.Col span={{ base: 12, md: 6 }}>
               <ProfileCard me={me} />
@@ -75,9 +73,10 @@ export default function ProfilePage() {
               <PasswordCard me={me.data} />
             </Grid.Col>
           </Grid>
-          <SecuritySection />
-        </Stack>
-      )}
+        )}
+        <SecuritySection />
+        {required && <ProfileCard me={me} />}
+      </Stack>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconKey } from '@tabler/icons-react';
 import {
   MESSAGES,
@@ -179,9 +179,10 @@ export default function SecondFactorStep(props: {
               Verify
             </Button>
             {other && (
-              <Anchor component="button" type="button" size="sm" onClick={() => switchTo(other)}>
+              // A button styled as a link: the sign-in screen loads only the Button's styles.
+              <Button variant="subtle" size="compact-sm" onClick={() => switchTo(other)}>
                 {other === 'recovery' ? 'Use a recovery code' : 'Use the authenticator app'}
-              </Anchor>
+              </Button>
             )}
           </>
         )}

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Paper, Skeleton, Switch, Text } from '@mantine/core';
 import { errorText } from '../../lib/api';
 import { confirmAction } from '../../components/confirm';
@@ -11,6 +12,7 @@ export function SecuritySettingCard() {
   const settings = useSecuritySettings();
   const save = useSetSecuritySettings();
   const on = settings.data?.requireSecondFactor ?? false;
+  const describedBy = useId();
 
   const ask = (next: boolean) =>
     confirmAction(
@@ -41,18 +43,24 @@ export function SecuritySettingCard() {
           {errorText(settings.error)}
         </Text>
       ) : (
-        <Switch
-          checked={on}
-          disabled={save.isPending}
-          onChange={(event) => ask(event.currentTarget.checked)}
-          label="Require a second factor for all staff"
-          description={
-            on
-              ? 'On: every staff member signs in with a password and an authenticator app code or a passkey.'
-              : 'Off: staff may sign in with a password alone. Turn on to require an authenticator app or a passkey too.'
-          }
-          size="md"
-        />
+        <>
+          {/* The description outside the switch's label (Mantine puts it inside), so the switch's
+              name is its label alone. */}
+          <Switch
+            checked={on}
+            disabled={save.isPending}
+            onChange={(event) => ask(event.currentTarget.checked)}
+            label="Require a second factor for all staff"
+            aria-describedby={describedBy}
+            size="md"
+            fw={500}
+          />
+          <Text id={describedBy} size="sm" c="dimmed" mt={4} pl={62}>
+            {on
+              ? 'On: every staff member signs in with a password and an authenticator app code, or with a passkey.'
+              : 'Off: staff may sign in with a password alone. Turn on to require an authenticator app or a passkey as well.'}
+          </Text>
+        </>
       )}
     </Paper>
   );
