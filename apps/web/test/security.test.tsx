@@ -3,11 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES, STORAGE_KEYS, type MyFactors, type SessionRow } from '@master-admin/contract';
 import { renderApp } from './render';
+import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, myFactors, server, staffGrants } from './server';
-
-// The browser's passkey prompt, as @simplewebauthn/browser runs it.
-const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn(), startRegistration: vi.fn() }));
-vi.mock('@simplewebauthn/browser', () => webauthn);
 
 const me = () =>
   http.get(api('/account/admin-detail'), () =>
@@ -181,7 +178,6 @@ describe('the authenticator app', () => {
 describe('passkeys', () => {
   beforeEach(() => {
     vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-    webauthn.startRegistration.mockReset();
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -3,11 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES, STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
+import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, server } from './server';
-
-// The browser's passkey prompt, as @simplewebauthn/browser runs it.
-const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn(), startRegistration: vi.fn() }));
-vi.mock('@simplewebauthn/browser', () => webauthn);
 
 const emptyDashboard = () =>
   http.get(api('/dashboard/getCount'), () =>
@@ -202,7 +199,6 @@ describe('sign-in’s second step', () => {
 describe('passkey sign-in', () => {
   beforeEach(() => {
     vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-    webauthn.startAuthentication.mockReset();
   });
   afterEach(() => vi.unstubAllGlobals());
 
