@@ -55,7 +55,7 @@ export const routes: RouteObject[] = [
                 takeEarlyFactors(),
               ]);
               if (grants) layout.rememberGrants(grants);
-              if (factors) layout.rememberFactors(factors);
+              layout.rememberFactors(factors);
               return { Component: layout.AppLayout };
             },
             children: [

@@ -4,24 +4,24 @@
  * view it (components/AccessDenied.tsx) and needs no second factor first (EnrolmentGate.tsx);
  * reading them early keeps that from costing a round trip after the code.
  */
-import type { z } from 'zod';
-import { myFactors, myPermissions } from '@master-admin/contract';
+import { myPermissions, type MyPermissions } from '@master-admin/contract';
 
 /** The globals the preload script puts the answers' promises in. */
 export const EARLY_GRANTS = '__masterAdminGrants';
 export const EARLY_FACTORS = '__masterAdminFactors';
 
-/** An early answer, once, if the preload script made the call and it succeeded. */
-async function takeEarly<S extends z.ZodType>(
-  global: string,
-  schema: S,
-): Promise<z.output<S> | undefined> {
+/** An early answer's JSON, once, if the preload script made the call and it succeeded. */
+async function takeEarly(global: string): Promise<unknown> {
   const holder = globalThis as Record<string, unknown>;
   const pending = holder[global] as Promise<unknown> | undefined;
   delete holder[global];
-  const parsed = schema.safeParse(await pending);
+  return pending;
+}
+
+export async function takeEarlyGrants(): Promise<MyPermissions | undefined> {
+  const parsed = myPermissions.safeParse(await takeEarly(EARLY_GRANTS));
   return parsed.success ? parsed.data : undefined;
 }
 
-export const takeEarlyGrants = () => takeEarly(EARLY_GRANTS, myPermissions);
-export const takeEarlyFactors = () => takeEarly(EARLY_FACTORS, myFactors);
+/** The factors' answer as read, checked by the shell (lib/factors.ts) whose code has the schema. */
+export const takeEarlyFactors = () => takeEarly(EARLY_FACTORS);

@@ -4,7 +4,7 @@
  * section to show them.
  */
 import { useQuery } from '@tanstack/react-query';
-import { PATHS, myFactors, type MyFactors } from '@master-admin/contract';
+import { PATHS, myFactors } from '@master-admin/contract';
 import { api } from './api';
 import { session } from './session';
 import { appQueryClient } from '../app/app-providers';
@@ -12,9 +12,11 @@ import { appQueryClient } from '../app/app-providers';
 /** Kept per sign-in (its token), as the grants are. */
 export const factorKeys = { mine: ['me', 'factors'] as const };
 
-/** Factors known before the first render (the preload script read them). */
-export function seedFactors(factors: MyFactors) {
-  appQueryClient().setQueryData([...factorKeys.mine, session.token()], factors);
+/** Factors known before the first render (the preload script read them), when they are. */
+export function seedFactors(early: unknown) {
+  const parsed = myFactors.safeParse(early);
+  if (parsed.success)
+    appQueryClient().setQueryData([...factorKeys.mine, session.token()], parsed.data);
 }
 
 export function useMyFactors() {

@@ -5,7 +5,9 @@ import {
   MESSAGES,
   PATHS,
   TOTP_DIGITS,
+  loginChallenge,
   loginResponse,
+  type LoginChallenge,
   type LoginResponse,
   type SecondFactorMethod,
 } from '@master-admin/contract';
@@ -13,6 +15,13 @@ import { ApiError, api } from '../../lib/api';
 import { signInError } from './sign-in-error';
 
 type CodeMethod = 'totp' | 'recovery';
+
+/** A password sign-in's answer that is not a token: the challenge of the second step. */
+export function readChallenge(answer: unknown): LoginChallenge {
+  const parsed = loginChallenge.safeParse(answer);
+  if (!parsed.success) throw new ApiError(MESSAGES.invalidResponse);
+  return parsed.data;
+}
 
 const TOTP_PATTERN = new RegExp(`^\\d{${TOTP_DIGITS}}$`);
 
