@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Paper, Skeleton, Switch, Text } from '@mantine/core';
+import { Group, Paper, Skeleton, Switch, Text } from '@mantine/core';
 import { errorText } from '../../lib/api';
 import { confirmAction } from '../../components/confirm';
 import { useSecuritySettings, useSetSecuritySettings } from './api';
@@ -12,7 +12,7 @@ export function SecuritySettingCard() {
   const settings = useSecuritySettings();
   const save = useSetSecuritySettings();
   const on = settings.data?.requireSecondFactor ?? false;
-  const describedBy = useId();
+  const id = useId();
 
   const ask = (next: boolean) =>
     confirmAction(
@@ -43,24 +43,29 @@ export function SecuritySettingCard() {
           {errorText(settings.error)}
         </Text>
       ) : (
-        <>
-          {/* The description outside the switch's label (Mantine puts it inside), so the switch's
-              name is its label alone. */}
+        // The label and description beside the switch rather than Mantine's (which puts the
+        // description inside the label): the switch's name is its label alone.
+        <Group wrap="nowrap" align="flex-start" gap="sm">
           <Switch
+            id={id}
             checked={on}
             disabled={save.isPending}
             onChange={(event) => ask(event.currentTarget.checked)}
-            label="Require a second factor for all staff"
-            aria-describedby={describedBy}
+            aria-describedby={`${id}-description`}
             size="md"
-            fw={500}
+            mt={2}
           />
-          <Text id={describedBy} size="sm" c="dimmed" mt={4} pl={62}>
-            {on
-              ? 'On: every staff member signs in with a password and an authenticator app code, or with a passkey.'
-              : 'Off: staff may sign in with a password alone. Turn on to require an authenticator app or a passkey as well.'}
-          </Text>
-        </>
+          <div>
+            <Text component="label" htmlFor={id} fw={500} style={{ cursor: 'pointer' }}>
+              Require a second factor for all staff
+            </Text>
+            <Text id={`${id}-description`} size="sm" c="dimmed">
+              {on
+                ? 'On: every staff member signs in with a password and an authenticator app code, or with a passkey.'
+                : 'Off: staff may sign in with a password alone. Turn on to require an authenticator app or a passkey as well.'}
+            </Text>
+          </div>
+        </Group>
       )}
     </Paper>
   );

@@ -125,8 +125,8 @@ export function TotpSetupDialog(props: {
               <Text size="xs" c="dimmed">
                 Or type this key
               </Text>
-              <Group gap="xs" wrap="nowrap">
-                <Code fz="sm" style={{ overflowWrap: 'anywhere' }} data-testid="totp-secret">
+              <Group gap="xs" justify="center">
+                <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
                   {grouped(setup.secret)}
                 </Code>
                 <CopyButton value={setup.secret}>
@@ -201,7 +201,7 @@ export function RecoveryCodesDialog(props: { codes: string[] | undefined; onClos
             </Code>
           ))}
         </SimpleGrid>
-        <Group gap="xs" grow>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
           <CopyButton value={codes.join('\n')}>
             {({ copied, copy }) => (
               <Button
@@ -220,7 +220,7 @@ export function RecoveryCodesDialog(props: { codes: string[] | undefined; onClos
           >
             Download .txt
           </Button>
-        </Group>
+        </SimpleGrid>
         <Button onClick={props.onClose}>I have saved them</Button>
       </Stack>
     </Modal>
