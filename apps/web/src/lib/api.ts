@@ -137,6 +137,12 @@ const SIGN_IN_CALLS: ReadonlySet<string> = new Set([
   PATHS.passkeyLoginVerify,
 ]);
 
+/** What a 401 says when it refuses a code or a passkey, not the session. */
+const REFUSED_PROOFS: ReadonlySet<string> = new Set([
+  MESSAGES.invalidCode,
+  MESSAGES.passkeyRefused,
+]);
+
 /** A Retry-After header's seconds (the delay form; the date form is not sent by the server). */
 function retryAfterSeconds(header: string | null): number | undefined {
   const seconds = header === null ? NaN : Number(header);
@@ -151,8 +157,9 @@ function failure(
   retryAfter?: string | null,
 ): ApiError {
   const message = failureText(status, data, statusText);
-  // A refused one-time code (turning the authenticator app off, say) ends no session.
-  if (status === 401 && !SIGN_IN_CALLS.has(url) && message !== MESSAGES.invalidCode) {
+  // A refused proof (a code when turning the authenticator app off, a passkey being added) ends
+  // no session.
+  if (status === 401 && !SIGN_IN_CALLS.has(url) && !REFUSED_PROOFS.has(message)) {
     session.clear();
     onUnauthorized();
   }
