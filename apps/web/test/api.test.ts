@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { STORAGE_KEYS } from '@master-admin/contract';
+import { MESSAGES, STORAGE_KEYS } from '@master-admin/contract';
 import {
   ApiError,
   api,
@@ -96,6 +96,43 @@ describe('request', () => {
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.loginId)).toBeNull();
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('on a 401 refusing a code or a passkey keeps the session, and marks the code field', async () => {
+    localStorage.setItem(STORAGE_KEYS.token, 'mine');
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    server.use(
+      http.delete(path('/account/me/totp'), () =>
+        errorJson(401, 'Unauthorized', MESSAGES.invalidCode),
+      ),
+      http.post(path('/auth/passkey/register/verify'), () =>
+        errorJson(401, 'Unauthorized', MESSAGES.passkeyRefused),
+      ),
+    );
+    const code = (await api
+      .json('DELETE', '/account/me/totp', z.unknown(), { code: '1' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(code.details).toEqual([{ path: 'code', message: MESSAGES.invalidCode }]);
+    await api.json('POST', '/auth/passkey/register/verify', z.unknown(), {}).catch(() => undefined);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('mine');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('reads how long a 429 asks to wait', async () => {
+    server.use(
+      http.post(path('/auth/admin/login'), () =>
+        HttpResponse.json(
+          { statusCode: 429, message: MESSAGES.tooManyAttempts },
+          { status: 429, headers: { 'Retry-After': '90' } },
+        ),
+      ),
+    );
+    const err = (await api
+      .json('POST', '/auth/admin/login', z.unknown(), {})
+      .catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(429);
+    expect(err.retryAfter).toBe(90);
   });
 
   it('keeps the field details of a validation error', async () => {

@@ -47,6 +47,10 @@ describe('audit log', () => {
     expect(await screen.findByText('FAQs #7')).toBeInTheDocument();
     expect(seen[0]).toBe('?limit=20&offset=0&area=faqs');
     expect(screen.getByText('Password changed')).toBeInTheDocument();
+    // Where each change came from: the address, and the device under it.
+    const row = screen.getByText('FAQs #7').closest('tr')!;
+    expect(within(row).getByText('10.0.0.9')).toBeInTheDocument();
+    expect(within(row).getByText('Chrome 142 on macOS')).toBeInTheDocument();
 
     // Expanding an entry shows its fields, old → new. Collapsed, they are not shown (React may
     // have rendered them already, hidden, ahead of time: Mantine's Collapse keeps them mounted).
@@ -119,6 +123,8 @@ describe('audit log', () => {
     expect(await within(drawer).findByText('Updated')).toBeInTheDocument();
     expect(within(drawer).getByText('Created')).toBeInTheDocument();
     expect(within(drawer).getByText('Before.')).toBeInTheDocument();
-    expect(within(drawer).getAllByText('By admin@example.com from 10.0.0.9')).toHaveLength(2);
+    expect(
+      within(drawer).getAllByText('By admin@example.com from 10.0.0.9 (Chrome 142 on macOS)'),
+    ).toHaveLength(2);
   });
 });

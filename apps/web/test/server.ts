@@ -1,7 +1,12 @@
 /** The HTTP side of web tests: MSW answers the API calls the real client makes (fetch, XHR). */
 import { http, HttpResponse } from 'msw/http';
 import { setupServer } from 'msw/node';
-import { BUILT_IN_MENUS, PERMISSION_KINDS, type MyPermissions } from '@master-admin/contract';
+import {
+  BUILT_IN_MENUS,
+  PERMISSION_KINDS,
+  type MyFactors,
+  type MyPermissions,
+} from '@master-admin/contract';
 
 export { http, HttpResponse };
 
@@ -38,10 +43,30 @@ export const eventStream = (chunks: readonly string[] = []): Response => {
   });
 };
 
-// Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))). The
-// signed-in shell opens the event stream: by default one that tells nothing; nobody else edits.
+/** What `account/me/factors` answers: none set up, and none required unless `overrides` say. */
+export const myFactors = (overrides: Partial<MyFactors> = {}) =>
+  http.get(api('/account/me/factors'), () =>
+    HttpResponse.json({
+      totp: false,
+      passkeys: 0,
+      recoveryCodesLeft: 0,
+      enrolmentRequired: false,
+      ...overrides,
+    } satisfies MyFactors),
+  );
+
+// Tests sign in as a SUPER_ADMIN unless they say otherwise (server.use(staffGrants(...))), with no
+// second factor and none required. The signed-in shell opens the event stream: by default one that
+// tells nothing; nobody else edits.
 export const server = setupServer(
   http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
+  myFactors(),
+  // The security section's and the staff screens' reads: nothing signed in elsewhere, nothing
+  // required.
+  http.get(api('/account/me/sessions'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/me/passkeys'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/staff/sessions/:accountId'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/security'), () => HttpResponse.json({ requireSecondFactor: false })),
   http.get(api('/events'), () => eventStream(['retry: 2000\nid: 0\n\n'])),
   http.put(api('/presence'), () => HttpResponse.json({ editors: [] })),
   http.delete(api('/presence'), () => HttpResponse.json({ editors: [] })),

@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { notifications } from '@mantine/notifications';
 import { server } from './server';
+import { webauthn } from './webauthn';
+
+vi.mock('@simplewebauthn/browser', () => webauthn);
 
 // jsdom lacks what Mantine measures with.
 Object.defineProperty(window, 'matchMedia', {
@@ -53,6 +56,8 @@ afterEach(() => {
   notifications.clean();
   server.resetHandlers();
   localStorage.clear();
+  webauthn.startAuthentication.mockReset();
+  webauthn.startRegistration.mockReset();
 });
 afterAll(() => server.close());
 

@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
-import { EARLY_GRANTS } from '../src/lib/early-grants';
+import { EARLY_FACTORS, EARLY_GRANTS } from '../src/lib/early-grants';
+import { delay } from 'msw';
 import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 
 const dashboard = () =>
@@ -204,6 +205,32 @@ describe('the shell', () => {
     expect(await screen.findByRole('heading', { name: 'FAQs' })).toBeInTheDocument();
     expect(asked).toBe(0);
     expect(EARLY_GRANTS in globalThis).toBe(false);
+  });
+
+  it('takes the second factors the preload script read too: a required one is asked for at once', async () => {
+    server.use(
+      apps(),
+      // The shell's own read never answers: the preload script's answer is all it has.
+      http.get(api('/account/me/factors'), () => delay('infinite')),
+      http.get(api('/account/admin-detail'), () =>
+        HttpResponse.json({
+          id: 4,
+          phoneNumber: null,
+          email: 'clerk@example.com',
+          status: 'ACTIVE',
+          createdAt: '2026-01-02T03:04:05.000Z',
+        }),
+      ),
+    );
+    (globalThis as Record<string, unknown>)[EARLY_FACTORS] = Promise.resolve({
+      totp: false,
+      passkeys: 0,
+      recoveryCodesLeft: 0,
+      enrolmentRequired: true,
+    });
+    const { router } = renderApp('/faqs', { signedInAs: 'clerk@example.com' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(EARLY_FACTORS in globalThis).toBe(false);
   });
 
   it('offers a skip link first, which moves focus past the menu to the page', async () => {

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORAGE_KEYS } from '@master-admin/contract';
+import { MESSAGES, STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
+import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, server } from './server';
 
 const emptyDashboard = () =>
@@ -76,5 +77,204 @@ describe('sign-in', () => {
     const { router } = renderApp('/auth/sign-in', { signedInAs: 'admin@example.com' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+});
+
+/** A password sign-in whose account has a second factor: the server answers a challenge. */
+const challenged = (methods: string[]) =>
+  http.post(api('/auth/admin/login'), () =>
+    HttpResponse.json({ challenge: 'challenge-1', methods }),
+  );
+
+/** The second step's call: each body it receives, and what it answers. */
+function verifyCall(answer: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(api('/auth/admin/login/verify'), async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  return bodies;
+}
+
+const signedIn = () => HttpResponse.json({ token: 'new-token', loginId: 'admin@example.com' });
+
+describe('sign-in’s second step', () => {
+  it('asks for the app’s code and signs in once six digits are typed', async () => {
+    server.use(challenged(['totp', 'recovery']), emptyDashboard(), noApps());
+    const bodies = verifyCall(signedIn);
+    const { router } = renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    const code = await screen.findByRole('textbox', { name: 'Authentication code' });
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveFocus();
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    await userEvent.type(code, '123456');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(bodies).toEqual([{ challenge: 'challenge-1', method: 'totp', code: '123456' }]);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('new-token');
+  });
+
+  it('says a wrong code is not valid, on the field, and lets the person type another', async () => {
+    server.use(challenged(['totp']));
+    const bodies = verifyCall(() => errorJson(401, 'Unauthorized', MESSAGES.invalidCode));
+    const { router } = renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    const code = await screen.findByRole('textbox', { name: 'Authentication code' });
+    await userEvent.type(code, '000000');
+    await waitFor(() => expect(code).toHaveAccessibleDescription(MESSAGES.invalidCode));
+    expect(code).toHaveValue('');
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(bodies).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/auth/sign-in');
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    // Only the app's code is offered: no recovery code, no passkey.
+    expect(screen.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Use your passkey' })).toBeNull();
+  });
+
+  it('takes a recovery code instead', async () => {
+    server.use(challenged(['totp', 'recovery']), emptyDashboard(), noApps());
+    const bodies = verifyCall(signedIn);
+    const { router } = renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    const code = screen.getByRole('textbox', { name: 'Recovery code' });
+    expect(code).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(code).toHaveAccessibleDescription('Enter one of your recovery codes');
+    await userEvent.type(code, 'k7m2-q9xr');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(bodies).toEqual([{ challenge: 'challenge-1', method: 'recovery', code: 'k7m2-q9xr' }]);
+  });
+
+  it('goes back to the password, saying why, when the sign-in has expired', async () => {
+    server.use(challenged(['totp']));
+    verifyCall(() => errorJson(401, 'Unauthorized', MESSAGES.challengeExpired));
+    renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: 'Authentication code' }),
+      '123456',
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.challengeExpired);
+    expect(screen.getByLabelText('Email or phone number')).toHaveValue('admin@example.com');
+    expect(screen.getByLabelText('Password', { selector: 'input' })).toHaveValue('');
+  });
+
+  it('says how long to wait when throttled, and holds Verify until then', async () => {
+    server.use(challenged(['totp']));
+    verifyCall(() =>
+      HttpResponse.json(
+        { statusCode: 429, error: 'Too Many Requests', message: MESSAGES.tooManyAttempts },
+        { status: 429, headers: { 'Retry-After': '120' } },
+      ),
+    );
+    renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: 'Authentication code' }),
+      '123456',
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many failed sign-in attempts, please try again later. Try again in 2 minutes.',
+    );
+    expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  });
+
+  it('Back returns to the password', async () => {
+    server.use(challenged(['totp']));
+    renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    await screen.findByRole('textbox', { name: 'Authentication code' });
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Authentication code' })).toBeNull();
+  });
+});
+
+describe('passkey sign-in', () => {
+  beforeEach(() => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const passkeyCalls = () => {
+    const sent: { options: unknown[]; verify: unknown[] } = { options: [], verify: [] };
+    server.use(
+      http.post(api('/auth/passkey/login/options'), async ({ request }) => {
+        sent.options.push(await request.json());
+        return HttpResponse.json({ challenge: 'webauthn-challenge', rpId: 'localhost' });
+      }),
+      http.post(api('/auth/passkey/login/verify'), async ({ request }) => {
+        sent.verify.push(await request.json());
+        return signedIn();
+      }),
+    );
+    return sent;
+  };
+  const assertion = {
+    id: 'cred-1',
+    rawId: 'cred-1',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+    clientExtensionResults: {},
+  };
+
+  it('signs in with a passkey alone, from the first step', async () => {
+    server.use(emptyDashboard(), noApps());
+    const sent = passkeyCalls();
+    webauthn.startAuthentication.mockResolvedValue(assertion);
+    const { router } = renderApp('/auth/sign-in');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent.options).toEqual([{}]);
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: { challenge: 'webauthn-challenge', rpId: 'localhost' },
+    });
+    expect(sent.verify).toEqual([{ response: assertion }]);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('new-token');
+  });
+
+  it('offers the account’s passkey as the second step, for the email typed', async () => {
+    server.use(challenged(['passkey', 'totp']), emptyDashboard(), noApps());
+    const sent = passkeyCalls();
+    webauthn.startAuthentication.mockResolvedValue(assertion);
+    const { router } = renderApp('/auth/sign-in');
+    await signIn('admin@example.com', 'secret123');
+    await userEvent.click(await screen.findByRole('button', { name: 'Use your passkey' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent.options).toEqual([{ email: 'admin@example.com' }]);
+  });
+
+  it('says so when the browser’s prompt is closed, and stays signed out', async () => {
+    const sent = passkeyCalls();
+    webauthn.startAuthentication.mockRejectedValue(
+      Object.assign(new Error('The operation either timed out or was not allowed.'), {
+        name: 'NotAllowedError',
+      }),
+    );
+    renderApp('/auth/sign-in');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The passkey prompt was closed or timed out. Nothing was changed.',
+    );
+    expect(sent.verify).toEqual([]);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
+  });
+
+  it('is not offered by a browser without passkeys', async () => {
+    vi.unstubAllGlobals();
+    server.use(challenged(['passkey', 'totp']));
+    renderApp('/auth/sign-in');
+    const form = (await screen.findByRole('button', { name: 'Sign in' })).closest('form')!;
+    expect(within(form).queryByRole('button', { name: 'Sign in with a passkey' })).toBeNull();
+    await signIn('admin@example.com', 'secret123');
+    await screen.findByRole('textbox', { name: 'Authentication code' });
+    expect(screen.queryByRole('button', { name: 'Use your passkey' })).toBeNull();
   });
 });

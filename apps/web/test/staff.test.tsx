@@ -311,3 +311,120 @@ describe('one menu’s permissions', () => {
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
   });
 });
+
+describe('staff security', () => {
+  it('lists a staff member’s sessions on the profile, and ends one after confirming', async () => {
+    let sessions = [
+      {
+        id: 31,
+        device: 'Edge 141 on Windows',
+        ip: '192.0.2.10',
+        createdAt: '2026-11-20T08:00:00.000Z',
+        lastSeenAt: null,
+        current: false,
+        method: 'totp',
+      },
+      {
+        id: 32,
+        device: 'Chrome on Android',
+        ip: null,
+        createdAt: '2026-11-19T08:00:00.000Z',
+        lastSeenAt: null,
+        current: false,
+        method: null,
+      },
+    ];
+    const ended: string[] = [];
+    server.use(
+      http.get(api('/account/staff/profile/5'), () =>
+        HttpResponse.json({ ...staffRow(5), perms: perms() }),
+      ),
+      http.get(api('/account/staff/sessions/5'), () => HttpResponse.json({ result: sessions })),
+      http.delete(api('/account/staff/sessions/5/:id'), ({ params }) => {
+        ended.push(String(params.id));
+        sessions = sessions.filter((s) => String(s.id) !== params.id);
+        return HttpResponse.json({ message: 'Session ended' });
+      }),
+    );
+    renderApp('/account/staff/profile/5', { signedInAs: 'owner@example.com' });
+    const list = await screen.findByRole('list', { name: 'Sessions of Person 5' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(
+      within(list).getByText('192.0.2.10 · Password and authenticator app'),
+    ).toBeInTheDocument();
+    expect(within(list).getByText('Address unknown')).toBeInTheDocument();
+    // Nobody else's session is "this device".
+    expect(within(list).queryByText('This device')).toBeNull();
+    await userEvent.click(
+      within(list).getByRole('button', { name: 'End the session on Edge 141 on Windows' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'End this session?' });
+    expect(confirm).toHaveTextContent('Person 5 is signed out of Edge 141 on Windows');
+    expect(ended).toEqual([]);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'End session' }));
+    expect(await screen.findByText('Session ended')).toBeInTheDocument();
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(ended).toEqual(['31']);
+  });
+
+  it('lets the owner require a second factor for all staff, after saying what it does', async () => {
+    let required = false;
+    const sent: string[] = [];
+    server.use(
+      http.get(api('/account/stafflist'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/account/security'), () =>
+        HttpResponse.json({ requireSecondFactor: required }),
+      ),
+      http.put(api('/account/security'), async ({ request }) => {
+        const body = await request.text();
+        sent.push(body);
+        required = new URLSearchParams(body).get('requireSecondFactor') === 'true';
+        return HttpResponse.json({ message: 'Security settings updated' });
+      }),
+    );
+    renderApp('/staff-details', { signedInAs: 'owner@example.com' });
+    const toggle = await screen.findByRole('switch', {
+      name: 'Require a second factor for all staff',
+    });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Require a second factor for all staff?',
+    });
+    expect(confirm).toHaveTextContent('must set one up when they next sign in');
+    // Cancelled: nothing sent, still off.
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(sent).toEqual([]);
+    expect(toggle).not.toBeChecked();
+
+    await userEvent.click(toggle);
+    await userEvent.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Require a second factor for all staff?' }),
+      ).getByRole('button', { name: 'Require it' }),
+    );
+    expect(await screen.findByText('Security settings updated')).toBeInTheDocument();
+    expect(sent).toEqual(['requireSecondFactor=true']);
+    await waitFor(() => expect(toggle).toBeChecked());
+  });
+
+  it('shows a new staff member’s password strength, checked against the details typed', async () => {
+    server.use(
+      http.get(api('/account/stafflist'), () => HttpResponse.json({ result: [], total: 0 })),
+    );
+    renderApp('/staff-details', { signedInAs: 'owner@example.com' });
+    await userEvent.click(await screen.findByRole('button', { name: 'New staff member' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New staff member' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Asha Rao');
+    const password = within(dialog).getByLabelText(/^Password/);
+    await userEvent.type(password, 'asharao12');
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription(
+        /Must not be built from your name, email or phone/,
+      ),
+    );
+    await userEvent.clear(password);
+    await userEvent.type(password, 'correct horse battery staple');
+    await waitFor(() => expect(password).toHaveAccessibleDescription(/Strong enough\./));
+  });
+});

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
-import { takeEarlyGrants } from '../lib/early-grants';
+import { takeEarlyFactors, takeEarlyGrants } from '../lib/early-grants';
 import { Loading } from '../components/Loading';
 import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
@@ -46,13 +46,16 @@ export const routes: RouteObject[] = [
         ),
         children: [
           {
-            // With the account's grants when the preload script read them (early-grants.ts).
+            // With the account's grants and factors when the preload script read them
+            // (early-grants.ts).
             lazy: async () => {
-              const [layout, grants] = await Promise.all([
+              const [layout, grants, factors] = await Promise.all([
                 import('./layout/AppLayout'),
                 takeEarlyGrants(),
+                takeEarlyFactors(),
               ]);
               if (grants) layout.rememberGrants(grants);
+              layout.rememberFactors(factors);
               return { Component: layout.AppLayout };
             },
             children: [

@@ -25,6 +25,7 @@ import { useFormDialogField, useFormDialogFile } from './form-context';
 import { ImageField } from './ImageField';
 import { LazyRichTextField } from './LazyRichTextField';
 import { MasterAppSelect } from './MasterAppSelect';
+import { usePasswordHint, type PasswordOwner } from './PasswordStrength';
 
 type TextFieldProps = {
   name: string;
@@ -161,6 +162,23 @@ export function PasswordFormField(
       )}
     />
   );
+}
+
+/**
+ * A new password, bound to the surrounding dialog's form, with its strength shown as it is typed
+ * for `owner` (whose email, name and phone it must not be built from). `description` states the
+ * rule; the server's refusal of a weak one shows on the field.
+ */
+export function NewPasswordFormField(
+  props: { name: string; label: string; owner: PasswordOwner; description: string } & Omit<
+    PasswordInputProps,
+    Owned | 'description' | 'inputContainer' | 'inputWrapperOrder'
+  >,
+) {
+  const { owner, description, ...rest } = props;
+  const value: unknown = useWatch({ name: props.name });
+  const hint = usePasswordHint(typeof value === 'string' ? value : '', owner, description);
+  return <PasswordFormField {...rest} {...hint} />;
 }
 
 /** An image to upload; `progress` is shown while the form is being sent with a file chosen. */

@@ -30,12 +30,21 @@ export class ApiError extends Error {
   readonly details: FieldError[];
   /** Set when the call was refused for a stale version. */
   readonly conflict: Conflict | undefined;
-  constructor(message: string, status?: number, details: FieldError[] = [], conflict?: Conflict) {
+  /** A 429's Retry-After: how many seconds to wait before trying again. */
+  readonly retryAfter: number | undefined;
+  constructor(
+    message: string,
+    status?: number,
+    details: FieldError[] = [],
+    conflict?: Conflict,
+    retryAfter?: number,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.details = details;
     this.conflict = conflict;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -87,11 +96,16 @@ export function setForbiddenHandler(handler: () => void) {
 
 /**
  * The text of a failure answer: its message, else its error, else the status line, else
- * "Unknown error from API". A 403 always reads "Access Denied!".
+ * "Unknown error from API". A 403 reads "Access Denied!", unless it says a second factor is
+ * required first (what to do about it differs).
  */
 export function failureText(status: number, data: unknown, statusText = ''): string {
-  if (status === 403) return MESSAGES.accessDenied;
   const body = data as Partial<ErrorResponse> | undefined;
+  if (status === 403) {
+    return body?.message === MESSAGES.secondFactorRequired
+      ? MESSAGES.secondFactorRequired
+      : MESSAGES.accessDenied;
+  }
   if (body && typeof body === 'object') {
     if (typeof body.message === 'string' && body.message) return body.message;
     if (typeof body.error === 'string' && body.error) return body.error;
@@ -115,18 +129,53 @@ export function errorText(err: unknown, labels?: ReadonlyMap<string, string>): s
   return MESSAGES.unknownApiError;
 }
 
-function failure(status: number, data: unknown, statusText: string, url: string): ApiError {
-  if (status === 401 && url !== PATHS.login) {
+/** The calls of signing in: their 401 is a refused sign-in, not a session that ended. */
+const SIGN_IN_CALLS: ReadonlySet<string> = new Set([
+  PATHS.login,
+  PATHS.loginVerify,
+  PATHS.passkeyLoginOptions,
+  PATHS.passkeyLoginVerify,
+]);
+
+/** What a 401 says when it refuses a code or a passkey, not the session. */
+const REFUSED_PROOFS: ReadonlySet<string> = new Set([
+  MESSAGES.invalidCode,
+  MESSAGES.passkeyRefused,
+]);
+
+/** A Retry-After header's seconds (the delay form; the date form is not sent by the server). */
+function retryAfterSeconds(header: string | null): number | undefined {
+  const seconds = header === null ? NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}
+
+function failure(
+  status: number,
+  data: unknown,
+  statusText: string,
+  url: string,
+  retryAfter?: string | null,
+): ApiError {
+  const message = failureText(status, data, statusText);
+  // A refused proof (a code when turning the authenticator app off, a passkey being added) ends
+  // no session.
+  if (status === 401 && !SIGN_IN_CALLS.has(url) && !REFUSED_PROOFS.has(message)) {
     session.clear();
     onUnauthorized();
   }
   if (status === 403) onForbidden();
-  const details = (data as Partial<ErrorResponse> | undefined)?.details;
+  const sent = (data as Partial<ErrorResponse> | undefined)?.details;
+  const details: FieldError[] = Array.isArray(sent) ? sent : [];
+  // Every body that carries a one-time code names it `code`: a refused one is marked there.
+  if (message === MESSAGES.invalidCode && details.length === 0) {
+    details.push({ path: 'code', message });
+  }
   return new ApiError(
-    failureText(status, data, statusText),
+    message,
     status,
-    Array.isArray(details) ? details : [],
+    details,
     readConflict(status, data),
+    status === 429 ? retryAfterSeconds(retryAfter ?? null) : undefined,
   );
 }
 
@@ -197,10 +246,10 @@ const parse = (text: string): unknown => {
   }
 };
 
+type Answer = { status: number; statusText: string; data: unknown; retryAfter: string | null };
+
 /** Sends a request; resolves with its status and parsed answer, or throws the network failure. */
-function send(
-  config: RequestConfig,
-): Promise<{ status: number; statusText: string; data: unknown }> {
+function send(config: RequestConfig): Promise<Answer> {
   const { data, type } = encode(config.body);
   const headers: Record<string, string> = {};
   const token = session.token();
@@ -237,7 +286,12 @@ function send(
       };
       xhr.onload = () => {
         stop();
-        resolve({ status: xhr.status, statusText: xhr.statusText, data: parse(xhr.responseText) });
+        resolve({
+          status: xhr.status,
+          statusText: xhr.statusText,
+          data: parse(xhr.responseText),
+          retryAfter: xhr.getResponseHeader('retry-after'),
+        });
       };
       xhr.onerror = () => {
         stop();
@@ -262,6 +316,7 @@ function send(
       status: res.status,
       statusText: res.statusText,
       data: parse(await res.text()),
+      retryAfter: res.headers.get('retry-after'),
     }),
     (err: unknown) => {
       throw new ApiError(
@@ -280,7 +335,7 @@ export async function request<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const res = await send(config);
   if (res.status < 200 || res.status >= 300) {
-    throw failure(res.status, res.data, res.statusText, config.url);
+    throw failure(res.status, res.data, res.statusText, config.url, res.retryAfter);
   }
   const parsed = schema.safeParse(res.data);
   if (!parsed.success) throw new ApiError(MESSAGES.invalidResponse);

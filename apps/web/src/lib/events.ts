@@ -321,12 +321,13 @@ export class EventHub {
 /** The page's one hub. */
 export const events = new EventHub();
 
-/** Runs the stream while the signed-in shell is shown. */
-export function useEventStream() {
+/** Runs the stream while the signed-in shell is shown and `enabled`. */
+export function useEventStream(enabled = true) {
   useEffect(() => {
+    if (!enabled) return;
     events.start();
     return () => events.stop();
-  }, []);
+  }, [enabled]);
 }
 
 /** Calls `listener` with every change in `area` (all of them, the account's own included). */

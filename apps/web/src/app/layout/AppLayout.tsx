@@ -25,27 +25,18 @@ import {
   IconSun,
   IconUser,
 } from '@tabler/icons-react';
-import {
-  NavLink as RouterNavLink,
-  useLocation,
-  useNavigate,
-  useNavigation,
-  type NavigateFunction,
-} from 'react-router';
-import {
-  useIsFetching,
-  useIsMutating,
-  useQueryClient,
-  type QueryClient,
-} from '@tanstack/react-query';
-import { messageResponse, PATHS } from '@master-admin/contract';
-import { endSessionRequests, formBody, request, setForbiddenHandler } from '../../lib/api';
+import { NavLink as RouterNavLink, useLocation, useNavigation } from 'react-router';
+import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
+import { setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
-import { events, useEventStream } from '../../lib/events';
+import { useEventStream } from '../../lib/events';
+import { useSignOut } from '../../lib/sign-out';
 import { Loading } from '../../components/Loading';
 import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
 import { permissionKeys, seedGrants, useMayOpen } from '../../lib/permissions';
+import { factorKeys, seedFactors } from '../../lib/factors';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
+import { ENROLMENT_PATH, EnrolmentGate, useEnrolmentRequired } from './EnrolmentGate';
 import { AppProviders } from '../app-providers';
 import classes from './AppLayout.module.css';
 
@@ -62,7 +53,9 @@ function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
 function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, to, icon: Icon } = item;
   // Until the grants are known nothing is marked, so a lock never shows and then vanishes.
-  const locked = useMayOpen(accessAt(to)).allowed === false;
+  const denied = useMayOpen(accessAt(to)).allowed === false;
+  const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
+  const locked = denied || waiting;
   return (
     <NavLink
       component={RouterNavLink}
@@ -72,8 +65,17 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
       leftSection={<Icon size={18} stroke={1.6} />}
       rightSection={
         locked ? (
-          <Tooltip label="No access" position="right" withArrow>
-            <IconLock size={15} stroke={1.8} role="img" aria-label="No access" />
+          <Tooltip
+            label={waiting ? 'Set up a second factor first' : 'No access'}
+            position="right"
+            withArrow
+          >
+            <IconLock
+              size={15}
+              stroke={1.8}
+              role="img"
+              aria-label={waiting ? 'Set up a second factor first' : 'No access'}
+            />
           </Tooltip>
         ) : undefined
       }
@@ -152,34 +154,8 @@ function useMoreBelow(ref: RefObject<HTMLDivElement | null>) {
   return moreBelow;
 }
 
-/**
- * Signs out: ends the session on the server, forgets it here and shows the sign-in screen. (Out
- * of the component: React Compiler does not compile a component holding a `try … finally`.)
- */
-async function signOut(client: QueryClient, navigate: NavigateFunction) {
-  const ending = endSessionRequests();
-  events.stop();
-  try {
-    await request(messageResponse, {
-      method: 'POST',
-      url: PATHS.logout,
-      body: formBody({}),
-      endsSession: true,
-    });
-  } catch {
-    // Signing out locally is what matters; the session also expires on its own.
-  }
-  try {
-    session.clear();
-    client.clear();
-    await navigate('/auth/sign-in', { replace: true });
-  } finally {
-    ending.done();
-  }
-}
-
 /** Grants read while the shell's code loaded (router.tsx): its first render knows them. */
-export { seedGrants as rememberGrants };
+export { seedGrants as rememberGrants, seedFactors as rememberFactors };
 
 /** The signed-in screens: their providers around the shell. */
 export function AppLayout() {
@@ -192,25 +168,30 @@ export function AppLayout() {
 
 function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const location = useLocation();
   const client = useQueryClient();
   const loginId = session.loginId();
 
   useEffect(close, [location.pathname, close]);
-  // The tab's one event stream: lists follow others' changes, dialogs show who else edits.
-  useEventStream();
+  // The tab's one event stream: lists follow others' changes, dialogs show who else edits. Not
+  // while a second factor is required first: the server refuses it then.
+  useEventStream(useEnrolmentRequired() === false);
   const menuRef = useRef<HTMLDivElement>(null);
   const moreBelow = useMoreBelow(menuRef);
 
-  // A refusal means the grants changed: read them again, so screens and buttons follow.
+  // A refusal means the grants changed, or a second factor became required: read them again, so
+  // screens and buttons follow.
   useEffect(() => {
-    setForbiddenHandler(() => void client.invalidateQueries({ queryKey: permissionKeys.mine }));
+    setForbiddenHandler(() => {
+      void client.invalidateQueries({ queryKey: permissionKeys.mine });
+      void client.invalidateQueries({ queryKey: factorKeys.mine });
+    });
     return () => setForbiddenHandler(() => undefined);
   }, [client]);
 
-  const logout = () => void signOut(client, navigate);
+  const signOut = useSignOut();
+  const logout = () => void signOut();
 
   // A route's code is still loading when the router is moving to another path.
   const loadingRoute =
@@ -291,7 +272,13 @@ function Shell() {
 
       {/* The skip link's target: focusable by script only, so Tab order is unchanged. */}
       <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
-        {loadingRoute ? <Loading /> : <GuardedOutlet />}
+        {loadingRoute ? (
+          <Loading />
+        ) : (
+          <EnrolmentGate>
+            <GuardedOutlet />
+          </EnrolmentGate>
+        )}
       </AppShell.Main>
     </AppShell>
   );

@@ -1,46 +1,16 @@
-import {
-  Button,
-  Grid,
-  Paper,
-  PasswordInput,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { Grid, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  PATHS,
-  passResetBody,
-  passResetResponse,
-  profile,
-  type PassResetBody,
-} from '@master-admin/contract';
+import { PATHS, profile, type Profile } from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
-import { markFieldErrors } from '../../lib/form-errors';
-import { useApiMutation } from '../../lib/mutation';
+import { useMyFactors } from '../../lib/factors';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
-import { UnsavedChangesGuard } from '../../components/LeaveGuard';
+import { PasswordCard } from './PasswordCard';
+import { SecuritySection } from './security/SecuritySection';
 
-const passwordForm = passResetBody
-  .extend({ confirmPassword: z.string() })
-  .refine((v) => v.confirmPassword === v.newPassword, {
-    path: ['confirmPassword'],
-    message: 'The two new passwords differ',
-  });
-type PasswordForm = z.infer<typeof passwordForm>;
-
-function ProfileCard() {
-  const me = useQuery({
-    queryKey: ['account', 'me'],
-    queryFn: () => api.get(PATHS.adminDetail, profile),
-  });
+function ProfileCard(props: { me: ReturnType<typeof useMe> }) {
+  const { me } = props;
   const rows: [string, React.ReactNode][] = me.data
     ? [
         ['Email', me.data.email ?? '—'],
@@ -50,7 +20,7 @@ function ProfileCard() {
       ]
     : [];
   return (
-    <Paper withBorder p="lg">
+    <Paper withBorder p="lg" h="100%">
       <Title order={3} size="h4" mb="md">
         Profile
       </Title>
@@ -62,7 +32,7 @@ function ProfileCard() {
             {rows.map(([label, value]) => (
               <Table.Tr key={label}>
                 <Table.Th w={140}>{label}</Table.Th>
-                <Table.Td>{value}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -72,78 +42,41 @@ function ProfileCard() {
   );
 }
 
-function PasswordCard() {
-  const form = useForm<PasswordForm>({
-    resolver: zodResolver(passwordForm),
-    defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
-    mode: 'onTouched',
+function useMe() {
+  return useQuery<Profile>({
+    queryKey: ['account', 'me'],
+    queryFn: () => api.get(PATHS.adminDetail, profile),
   });
-  const change = useApiMutation({
-    mutationFn: ({ oldPassword, newPassword }: PassResetBody) =>
-      api.post(PATHS.passReset, passResetResponse, { oldPassword, newPassword }),
-    onSuccess: () => form.reset(),
-  });
-  const errors = form.formState.errors;
-  return (
-    <Paper withBorder p="lg">
-      <Title order={3} size="h4" mb="md">
-        Change password
-      </Title>
-      <UnsavedChangesGuard when={form.formState.isDirty} />
-      <form
-        onSubmit={form.handleSubmit((v) =>
-          change.mutateAsync(v).catch((err: unknown) => markFieldErrors(err, form.setError)),
-        )}
-        noValidate
-      >
-        <Stack>
-          <PasswordInput
-            label="Current password"
-            autoComplete="current-password"
-            {...form.register('oldPassword')}
-            error={errors.oldPassword?.message}
-            // Mantine's PasswordInput marks only data-invalid; screen readers need aria-invalid.
-            aria-invalid={errors.oldPassword ? true : undefined}
-          />
-          <PasswordInput
-            label="New password"
-            description="8 to 128 characters"
-            autoComplete="new-password"
-            {...form.register('newPassword')}
-            error={errors.newPassword?.message}
-            aria-invalid={errors.newPassword ? true : undefined}
-          />
-          <PasswordInput
-            label="Repeat the new password"
-            autoComplete="new-password"
-            {...form.register('confirmPassword')}
-            error={errors.confirmPassword?.message}
-            aria-invalid={errors.confirmPassword ? true : undefined}
-          />
-          <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
-            Change password
-          </Button>
-          <Text size="xs" c="dimmed">
-            Your other signed-in sessions end when the password changes.
-          </Text>
-        </Stack>
-      </form>
-    </Paper>
-  );
 }
 
+/**
+ * The own account: profile, password, and how it signs in (security). While the owner requires a
+ * second factor this account lacks (the shell keeps every other screen closed), security comes
+ * first and the password waits: the server refuses its change until then.
+ */
 export default function ProfilePage() {
+  const me = useMe();
+  const required = useMyFactors().data?.enrolmentRequired === true;
   return (
     <>
-      <PageHeader title="Account" description="Your own profile and password." />
-      <Grid>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <ProfileCard />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <PasswordCard />
-        </Grid.Col>
-      </Grid>
+      <PageHeader title="Account" description="Your profile, password and how you sign in." />
+      {/* The security section keeps its place in the tree whichever comes first, so adding the
+          factor that opens the other screens does not remount it (and lose the recovery codes it
+          is showing). */}
+      <Stack gap="xl">
+        {!required && (
+          <Grid>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <ProfileCard me={me} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <PasswordCard me={me.data} />
+            </Grid.Col>
+          </Grid>
+        )}
+        <SecuritySection />
+        {required && <ProfileCard me={me} />}
+      </Stack>
     </>
   );
 }

@@ -51,9 +51,18 @@ export default function AuditLogPage() {
     },
     {
       key: 'ip',
-      header: 'Address',
-      width: 130,
-      render: (e) => <Text size="sm">{e.ip ?? '—'}</Text>,
+      header: 'Address and device',
+      width: 170,
+      render: (e) => (
+        <>
+          <Text size="sm">{e.ip ?? '—'}</Text>
+          {e.device && (
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {e.device}
+            </Text>
+          )}
+        </>
+      ),
     },
     {
       key: 'row',
@@ -138,7 +147,7 @@ export default function AuditLogPage() {
         rowKey={(e) => e.id}
         params={list.params}
         query={list.query}
-        minWidth={980}
+        minWidth={1020}
         empty={{
           title: 'No changes recorded',
           description:

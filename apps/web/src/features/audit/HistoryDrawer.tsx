@@ -48,6 +48,7 @@ export default function HistoryDrawer(props: {
               <Text size="sm" mb="xs">
                 By {e.accountName ?? `Account #${e.accountId}`}
                 {e.ip ? ` from ${e.ip}` : ''}
+                {e.device ? ` (${e.device})` : ''}
               </Text>
               <ChangesTable changes={e.changes} />
             </Paper>

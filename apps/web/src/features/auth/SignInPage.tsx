@@ -1,9 +1,11 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type ChangeEvent, type FormEvent } from 'react';
 import {
   Alert,
   Box,
   Button,
   Center,
+  Divider,
+  Loader,
   Paper,
   PasswordInput,
   Stack,
@@ -12,40 +14,51 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconLayoutDashboard } from '@tabler/icons-react';
+import { IconAlertCircle, IconKey, IconLayoutDashboard } from '@tabler/icons-react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { MESSAGES, PATHS, loginBody, loginResponse } from '@master-admin/contract';
-import { ApiError, api } from '../../lib/api';
+import { z } from 'zod';
+import {
+  PATHS,
+  loginBody,
+  loginResponse,
+  type LoginChallenge,
+  type LoginResponse,
+} from '@master-admin/contract';
+import { api } from '../../lib/api';
 import { session } from '../../lib/session';
+import { loadWebAuthn, passkeysSupported } from '../../lib/passkeys';
 import type { SignInState } from '../../app/layout/RequireAuth';
+import { signInError } from './sign-in-error';
 
-/** Sign-in's own error texts (spec §8). */
-function signInError(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.status !== undefined) return err.message || MESSAGES.anErrorOccurred;
-    if (err.message === MESSAGES.invalidResponse) return err.message;
-  }
-  return MESSAGES.loginNetworkError;
-}
+// The second step loads only for an account with a second factor (its code is asked for as the
+// password goes out, so it is there by the time the answer is).
+const loadSecondStep = () => import('./SecondFactorStep');
+const SecondFactorStep = lazy(loadSecondStep);
 
 type Fields = { email: string; password: string };
 type FieldErrors = Partial<Record<keyof Fields, string>>;
 
+/** The second step of a sign-in: the challenge the password earned, for the email typed. */
+type SecondStep = LoginChallenge & { email: string };
+
 /**
  * The first screen of every visit, so it carries little: plain state and the contract's schema,
- * without the form and query libraries the signed-in screens load.
+ * without the form and query libraries the signed-in screens load. The second step (a code, a
+ * recovery code, a passkey) and the passkey library load when they are needed.
  */
 export default function SignInPage() {
   // Only a token stored before this screen opened sends the user on; a fresh sign-in navigates
   // back to where the user was going.
   const [signedInAlready] = useState(session.isSignedIn);
+  const [withPasskeys] = useState(passkeysSupported);
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as SignInState | null)?.from;
   const [values, setValues] = useState<Fields>({ email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
+  const [pending, setPending] = useState<'password' | 'passkey'>();
   const [failure, setFailure] = useState<string>();
+  const [secondStep, setSecondStep] = useState<SecondStep>();
 
   if (signedInAlready) return <Navigate to="/" replace />;
 
@@ -60,23 +73,59 @@ export default function SignInPage() {
     return found;
   };
 
+  const finish = async (result: LoginResponse) => {
+    session.signIn(result.token, result.loginId);
+    await navigate(from && from.startsWith('/') && !from.startsWith('//') ? from : '/', {
+      replace: true,
+    });
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found = validate(values);
     setErrors(found);
     if (Object.keys(found).length > 0 || pending) return;
-    setPending(true);
+    setPending('password');
     setFailure(undefined);
+    void loadSecondStep();
     try {
-      const result = await api.json('POST', PATHS.login, loginResponse, loginBody.parse(values));
-      session.signIn(result.token, result.loginId);
-      await navigate(from && from.startsWith('/') && !from.startsWith('//') ? from : '/', {
-        replace: true,
-      });
+      const body = loginBody.parse(values);
+      // A token, or (the account has a second factor) a challenge: read by the second step's
+      // module, so its schemas load with it rather than with this screen.
+      const answer = await api.json('POST', PATHS.login, z.unknown(), body);
+      const token = loginResponse.safeParse(answer);
+      if (token.success) return await finish(token.data);
+      const { readChallenge } = await loadSecondStep();
+      setSecondStep({ ...readChallenge(answer), email: body.email });
     } catch (err) {
       setFailure(signInError(err));
-      setPending(false);
     }
+    setPending(undefined);
+  };
+
+  /** A passkey sign-in: with `email`, one of that account's passkeys; without, any. */
+  const passkeySignIn = async (email?: string): Promise<LoginResponse> => {
+    const { signInWithPasskey } = await loadWebAuthn();
+    return signInWithPasskey(email);
+  };
+
+  const signInWithPasskey = async () => {
+    if (pending) return;
+    setPending('passkey');
+    setFailure(undefined);
+    try {
+      return await finish(await passkeySignIn());
+    } catch (err) {
+      setFailure(signInError(err));
+    }
+    setPending(undefined);
+  };
+
+  /** Back to the password, with why when the second step ran out. */
+  const backToPassword = (reason?: string) => {
+    setSecondStep(undefined);
+    setValues({ ...values, password: '' });
+    setFailure(reason);
   };
 
   const field = (name: keyof Fields) => ({
@@ -96,44 +145,94 @@ export default function SignInPage() {
     },
   });
 
+  const header = (
+    <Stack gap={4} align="center">
+      <ThemeIcon size={48} radius="md" variant="light">
+        <IconLayoutDashboard size={28} />
+      </ThemeIcon>
+      <Title order={1} size="h2">
+        Master Admin
+      </Title>
+      <Text c="dimmed" size="sm">
+        {secondStep ? 'Confirm it is you' : 'Sign in to manage your apps'}
+      </Text>
+    </Stack>
+  );
+
   return (
     <Box component="main" bg="var(--mantine-color-body)" mih="100vh">
       <Center mih="100vh" p="md">
         <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={400}>
-          <form onSubmit={(event) => void submit(event)} noValidate>
+          {secondStep ? (
             <Stack>
-              <Stack gap={4} align="center">
-                <ThemeIcon size={48} radius="md" variant="light">
-                  <IconLayoutDashboard size={28} />
-                </ThemeIcon>
-                <Title order={1} size="h2">
-                  Master Admin
-                </Title>
-                <Text c="dimmed" size="sm">
-                  Sign in to manage your apps
-                </Text>
-              </Stack>
-              {failure && (
-                <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-                  {failure}
-                </Alert>
-              )}
-              <TextInput
-                label="Email or phone number"
-                autoComplete="username"
-                autoFocus
-                {...field('email')}
-              />
-              <PasswordInput
-                label="Password"
-                autoComplete="current-password"
-                {...field('password')}
-              />
-              <Button type="submit" fullWidth loading={pending} mt="xs">
-                Sign in
-              </Button>
+              {header}
+              <Suspense
+                fallback={
+                  <Center py="lg">
+                    <Loader size="sm" aria-label="Loading" />
+                  </Center>
+                }
+              >
+                <SecondFactorStep
+                  challenge={secondStep.challenge}
+                  methods={secondStep.methods}
+                  onSignedIn={finish}
+                  onBack={backToPassword}
+                  passkey={
+                    withPasskeys && secondStep.methods.includes('passkey')
+                      ? () => passkeySignIn(secondStep.email)
+                      : undefined
+                  }
+                />
+              </Suspense>
             </Stack>
-          </form>
+          ) : (
+            <form onSubmit={(event) => void submit(event)} noValidate>
+              <Stack>
+                {header}
+                {failure && (
+                  <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+                    {failure}
+                  </Alert>
+                )}
+                <TextInput
+                  label="Email or phone number"
+                  autoComplete="username"
+                  autoFocus
+                  {...field('email')}
+                />
+                <PasswordInput
+                  label="Password"
+                  autoComplete="current-password"
+                  {...field('password')}
+                />
+                <Button
+                  type="submit"
+                  fullWidth
+                  loading={pending === 'password'}
+                  disabled={pending === 'passkey'}
+                  mt="xs"
+                >
+                  Sign in
+                </Button>
+                {withPasskeys && (
+                  <>
+                    <Divider label="or" labelPosition="center" />
+                    <Button
+                      variant="default"
+                      fullWidth
+                      leftSection={<IconKey size={18} />}
+                      loading={pending === 'passkey'}
+                      disabled={pending === 'password'}
+                      onClick={() => void signInWithPasskey()}
+                    >
+                      Sign in with a passkey
+                    </Button>
+                  </>
+                )}
+              </Stack>
+            </form>
+          )}
         </Paper>
       </Center>
     </Box>

@@ -1,3 +1,4 @@
+import { useWatch } from 'react-hook-form';
 import {
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -7,7 +8,7 @@ import {
   type Staff,
 } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
-import { PasswordFormField, TextFormField } from '../../components/FormFields';
+import { NewPasswordFormField, TextFormField } from '../../components/FormFields';
 import { StatusDialog } from '../../components/StatusDialog';
 import { confirmDelete } from '../../components/confirm';
 import {
@@ -55,6 +56,25 @@ function DetailInputs() {
   );
 }
 
+/** A new staff member's password, checked against the name, email and phone typed above it. */
+function FirstPasswordField() {
+  const [name, email, phoneNumber] = useWatch({ name: ['name', 'email', 'phoneNumber'] }) as [
+    string,
+    string,
+    string,
+  ];
+  return (
+    <NewPasswordFormField
+      name="password"
+      label="Password"
+      description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not easy to guess`}
+      owner={{ name, email, phoneNumber }}
+      required
+      autoComplete="new-password"
+    />
+  );
+}
+
 /** The staff screens' dialogs: new, edit, password, status. */
 export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }) {
   const { dialog, onClose } = props;
@@ -79,13 +99,7 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         {() => (
           <>
             <DetailInputs />
-            <PasswordFormField
-              name="password"
-              label="Password"
-              description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
-              required
-              autoComplete="new-password"
-            />
+            <FirstPasswordField />
           </>
         )}
       </FormDialog>
@@ -126,10 +140,15 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
         onSubmit={(values) => password.mutateAsync({ id: defined(selected).id, ...values })}
       >
         {() => (
-          <PasswordFormField
+          <NewPasswordFormField
             name="password"
             label="New password"
-            description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. The staff member is signed out everywhere and signs in again with it.`}
+            description={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not easy to guess. The staff member is signed out everywhere and signs in again with it.`}
+            owner={{
+              name: selected?.staffDetail[0]?.name,
+              email: selected?.staffDetail[0]?.email,
+              phoneNumber: selected?.phoneNumber,
+            }}
             required
             data-autofocus
             autoComplete="new-password"

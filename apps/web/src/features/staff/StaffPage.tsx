@@ -12,6 +12,7 @@ import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDateTime } from '../../lib/format';
 import { useStaffList, useStaffStatus } from './api';
 import { StaffDialogs, staffName, useConfirmDeleteStaff, type StaffDialog } from './StaffDialogs';
+import { SecuritySettingCard } from './SecuritySettingCard';
 
 export const staffProfilePath = (id: number) => `/account/staff/profile/${id}`;
 
@@ -67,6 +68,7 @@ export default function StaffPage() {
           </Button>
         }
       />
+      <SecuritySettingCard />
       <ListToolbar
         search={{ label: 'Search staff', placeholder: 'Name, email or phone', params: list.params }}
       >

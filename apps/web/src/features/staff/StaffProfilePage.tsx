@@ -16,6 +16,7 @@ import { ApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useStaffProfile } from './api';
 import { PermissionGrid } from './PermissionGrid';
+import { StaffSessionsCard } from './StaffSessionsCard';
 import { StaffDialogs, staffName, useConfirmDeleteStaff, type StaffDialog } from './StaffDialogs';
 
 /** The id in the address, or undefined when it cannot name an account. */
@@ -107,6 +108,7 @@ export default function StaffProfilePage() {
             <DetailFact label="Created">{formatDateTime(staff.createdAt)}</DetailFact>
           </SimpleGrid>
         </Paper>
+        <StaffSessionsCard accountId={staff.id} name={staffName(staff)} />
         <PermissionGrid accountId={staff.id} perms={perms} />
       </Stack>
       <StaffDialogs dialog={dialog} onClose={() => setDialog(null)} />

@@ -6,7 +6,10 @@ import {
   menuList,
   menuMutation,
   menuPermissions,
+  messageResponse,
   permissionBulkResponse,
+  securitySettings,
+  sessionList,
   permissionMutation,
   staffList,
   staffMutation,
@@ -25,6 +28,8 @@ import { defined } from '../../lib/defined';
 export const staffKeys = {
   all: ['staff'] as const,
   profile: (id: number) => ['staff', 'profile', id] as const,
+  sessions: (id: number) => ['staff', 'sessions', id] as const,
+  security: ['staff', 'security'] as const,
   menuPermissions: (menuId: number, accountId: number) =>
     ['staff', 'menu-permissions', menuId, accountId] as const,
 };
@@ -166,5 +171,37 @@ export function useBulkPermissions() {
       items: Array<{ id: number; status: boolean }>;
     }) => api.json('PUT', PATHS.userPermissionBulk(accountId), permissionBulkResponse, { items }),
     invalidates: [staffKeys.all],
+  });
+}
+
+/** A staff member's signed-in sessions (SUPER_ADMIN). */
+export function useStaffSessions(accountId: number) {
+  return useQuery({
+    queryKey: staffKeys.sessions(accountId),
+    queryFn: () => api.get(PATHS.staffSessions(accountId), sessionList),
+  });
+}
+
+export function useEndStaffSession() {
+  return useApiMutation({
+    mutationFn: ({ accountId, id }: { accountId: number; id: number }) =>
+      api.delete(PATHS.staffSession(accountId, id), messageResponse),
+    invalidates: [['staff', 'sessions']],
+  });
+}
+
+/** The owner's security setting: whether every staff member must have a second factor. */
+export function useSecuritySettings() {
+  return useQuery({
+    queryKey: staffKeys.security,
+    queryFn: () => api.get(PATHS.security, securitySettings),
+  });
+}
+
+export function useSetSecuritySettings() {
+  return useApiMutation({
+    mutationFn: (requireSecondFactor: boolean) =>
+      api.put(PATHS.security, messageResponse, { requireSecondFactor }),
+    invalidates: [staffKeys.security],
   });
 }

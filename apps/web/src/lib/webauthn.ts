@@ -1,0 +1,68 @@
+/**
+ * The passkey ceremonies (WebAuthn, through @simplewebauthn/browser): the server's options, the
+ * browser's prompt, the server's check. Loaded on first use (passkeys.ts, loadWebAuthn), so neither
+ * the sign-in screen's first load nor the signed-in shell carries the library.
+ */
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+} from '@simplewebauthn/browser';
+import {
+  PATHS,
+  loginResponse,
+  passkeyCreated,
+  webauthnOptions,
+  type LoginResponse,
+} from '@master-admin/contract';
+import { api } from './api';
+import { PasskeyError } from './passkeys';
+
+/** What a failed prompt means for the person (WebAuthn's error names, or the library's codes). */
+function promptFailure(err: unknown): PasskeyError {
+  const { name, code, message } = (err ?? {}) as { name?: string; code?: string; message?: string };
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError') {
+    return new PasskeyError('This device already holds a passkey for your account.');
+  }
+  if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED') {
+    return new PasskeyError('The passkey prompt was closed or timed out. Nothing was changed.');
+  }
+  if (
+    name === 'SecurityError' ||
+    code === 'ERROR_INVALID_DOMAIN' ||
+    code === 'ERROR_INVALID_RP_ID'
+  ) {
+    return new PasskeyError(
+      'Passkeys do not work on this address. Open the back-office at its own address over HTTPS.',
+    );
+  }
+  return new PasskeyError(message || 'The passkey could not be used.');
+}
+
+/**
+ * Signs in with a passkey: with `email`, one of that account's; without, any this device holds
+ * for the site (the browser lists them).
+ */
+export async function signInWithPasskey(email?: string): Promise<LoginResponse> {
+  const options = await api.json(
+    'POST',
+    PATHS.passkeyLoginOptions,
+    webauthnOptions,
+    email ? { email } : {},
+  );
+  const response = await startAuthentication({ optionsJSON: options }).catch((err: unknown) => {
+    throw promptFailure(err);
+  });
+  return api.json('POST', PATHS.passkeyLoginVerify, loginResponse, { response });
+}
+
+/** Makes a passkey on this device for the signed-in account, named `name`. */
+export async function addPasskey(name: string) {
+  const options = await api.json('POST', PATHS.passkeyRegisterOptions, webauthnOptions, {});
+  const response = await startRegistration({
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+  }).catch((err: unknown) => {
+    throw promptFailure(err);
+  });
+  return api.json('POST', PATHS.passkeyRegisterVerify, passkeyCreated, { name, response });
+}
