@@ -241,7 +241,7 @@ async function visit(screen: Screen) {
 
 test('sign-in', async ({ page: signedOut }) => {
   await signedOut.goto('/auth/sign-in');
-  await expect(signedOut.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(signedOut.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expectNoA11yViolations(signedOut);
 });
 

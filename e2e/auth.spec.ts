@@ -54,7 +54,7 @@ test.describe('sign-in', () => {
 
     await expect(signInError(page)).toHaveText('Invalid email or password');
     await expect(page).toHaveURL(/\/auth\/sign-in$/);
-    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
     expect(await token(page)).toBeNull();
   });
 
@@ -116,7 +116,7 @@ test.describe('sign-out', () => {
     await calls.settled();
 
     await signOut(page);
-    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     expect(await token(page)).toBeNull();
 
     // The server no longer accepts the old token.
@@ -128,7 +128,7 @@ test.describe('sign-out', () => {
     for (const where of ['/', '/masterApp', '/profile']) {
       await page.goto(where);
       await expect(page).toHaveURL(/\/auth\/sign-in$/);
-      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     }
   });
 });
@@ -202,7 +202,7 @@ test.describe('Account', () => {
     await expect(page).toHaveURL(/\/auth\/sign-in$/);
 
     await page.getByLabel('Password', { exact: true }).fill(newPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId('login-id')).toHaveText(account.email);
   });

@@ -184,7 +184,7 @@ test('a signed-in visit gets the shell and dashboard in one file, asked for at o
     if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
   });
   await page.goto('/auth/sign-in');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   // Someone signing in downloads none of the signed-in screens' code.
   expect(scripts.filter((s) => s.includes('/signed-in-'))).toEqual([]);
 

@@ -125,7 +125,7 @@ export async function submitSignIn(page: Page, email: string, password: string) 
   await expect(page.getByRole('heading', { name: 'Master Admin', level: 1 })).toBeVisible();
   await page.getByLabel('Email or phone number').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /**

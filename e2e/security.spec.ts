@@ -18,12 +18,12 @@ import {
   test,
 } from './fixtures.ts';
 
-const security = (page: Page) => page.getByRole('region', { name: 'Security' });
-
 /** The code the authenticator app shows for `secret` one step from now (the step the set-up
  * spent is refused again: a code is accepted once). */
 function nextCode(secret: string): string {
-  return new TOTP({ secret: secret.replace(/\s/g, '') }).generate({ timestamp: Date.now() + 30_000 });
+  return new TOTP({ secret: secret.replace(/\s/g, '') }).generate({
+    timestamp: Date.now() + 30_000,
+  });
 }
 
 async function expectSignedIn(page: Page) {
@@ -36,9 +36,12 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   sql,
 }) => {
   const account = await newBackOfficeAccount(sql);
-  await openSignedIn(page, '/profile', { as: account, heading: 'Profile' });
+  await openSignedIn(page, '/profile', { as: account, heading: 'Account' });
 
-  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up' })
+    .click();
   const setUp = page.getByRole('dialog', { name: 'Set up an authenticator app' });
   await expect(setUp.getByRole('img', { name: /QR code/i })).toBeVisible();
   const secret = (await setUp.locator('code').first().innerText()).trim();
@@ -60,8 +63,8 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   // The password alone no longer signs in: the card asks for the app's code.
   await signOut(page);
   await submitSignIn(page, account.email, account.password);
+  // The sixth digit sends the code: no button to press.
   await page.getByLabel('Authentication code').fill(nextCode(secret));
-  await page.getByRole('button', { name: 'Verify' }).click();
   await expectSignedIn(page);
 
   // A recovery code in place of the phone, once.
@@ -99,7 +102,7 @@ test('a passkey: added on the profile, then signing in on its own', async ({ pag
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   const add = page.getByRole('dialog', { name: 'Add a passkey' });
   await add.getByLabel('Name').fill('Work laptop');
-  await add.getByRole('button', { name: 'Add' }).click();
+  await add.getByRole('button', { name: 'Continue' }).click();
   await expectToast(page, 'Passkey added');
   await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Work laptop');
 
@@ -123,8 +126,8 @@ test('a session ended from another device is signed out at its next step', async
   const other = await browser.newContext();
   try {
     const otherPage = await other.newPage();
-    await openSignedIn(otherPage, '/category', { as: account, heading: 'Category List' });
-    await openSignedIn(page, '/profile', { as: account, heading: 'Profile' });
+    await openSignedIn(otherPage, '/category', { as: account, heading: 'Categories' });
+    await openSignedIn(page, '/profile', { as: account, heading: 'Account' });
 
     const sessions = page.getByRole('list', { name: 'Your sessions' });
     await expect(sessions.getByRole('listitem')).toHaveCount(2);

@@ -51,7 +51,7 @@ export default defineConfig({
               test: /node_modules\/(@reduxjs|redux|react-redux|reselect|immer|es-toolkit|decimal\.js-light|d3-[a-z-]+|internmap|victory-vendor|eventemitter3|tiny-invariant)\//,
             },
             { name: 'charts', test: /node_modules\/(recharts|@mantine\/charts)\// },
-            // The password rule's dictionaries (zxcvbn-ts, about 850 kB gzipped), fetched when a
+            // The password rule's dictionaries (zxcvbn-ts: the common-password list, about 230 kB gzipped), fetched when a
             // new password is first typed (components/PasswordStrength.tsx), never with a screen:
             // one chunk under a name the budget check (scripts/lighthouse.mjs) allows to be large.
             { name: 'password-dictionaries', test: /node_modules\/@zxcvbn-ts\// },

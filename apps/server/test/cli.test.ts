@@ -70,7 +70,7 @@ describe('create-admin', () => {
     ],
     [
       ['--email', 'jordan.lee@test.local', '--password', 'jordan.lee!', '--name', 'Jordan'],
-      /^--password is refused: Must not be built from your name, email or phone/,
+      /^--password is refused: Must not be built from the account’s name, email or phone/,
     ],
     [['--password', 'whatever-123'], /required option '--email <email>' not specified/],
   ])('refuses %j with a clear message and adds nothing', async (args, message) => {

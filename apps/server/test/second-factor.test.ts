@@ -1026,7 +1026,7 @@ describe('new passwords too easy to guess', () => {
     });
     expect(created.statusCode).toBe(400);
     expect(created.json().details).toEqual([
-      { path: 'password', message: 'Must not be built from your name, email or phone' },
+      { path: 'password', message: 'Must not be built from the account’s name, email or phone' },
     ]);
     expect(await s.rowCount('accounts')).toBe(count);
 

@@ -420,7 +420,7 @@ describe('staff security', () => {
     await userEvent.type(password, 'asharao12');
     await waitFor(() =>
       expect(password).toHaveAccessibleDescription(
-        /Must not be built from your name, email or phone/,
+        /Must not be built from the account’s name, email or phone/,
       ),
     );
     await userEvent.clear(password);

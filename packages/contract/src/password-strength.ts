@@ -1,7 +1,7 @@
 /**
  * The one rule for a new password's strength (API.md: "New passwords … are refused … when weak"),
  * used by the server's check and the web app's hint as the person types. zxcvbn-ts with its
- * common-password and English dictionaries (about 1 MB): loaded on first use, so the web app
+ * common-password dictionary and English sentences (about 0.4 MB): loaded on first use, so the web app
  * fetches it only when a password field is typed in, and the sign-in screen never.
  */
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth.ts';
@@ -19,12 +19,15 @@ function loadChecker(): Promise<Checker> {
     const [{ ZxcvbnFactory }, common, en] = await Promise.all([
       import('@zxcvbn-ts/core'),
       import('@zxcvbn-ts/language-common'),
-      import('@zxcvbn-ts/language-en'),
+      // English sentences for the reasons; not its dictionaries of names and words (1.2 MB more,
+      // and compressed, so no smaller on the wire): the common-password list is the one that
+      // matters, and the personal words are checked apart.
+      import('@zxcvbn-ts/language-en/dist/translations.mjs'),
     ]);
     return new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...en.dictionary },
+      dictionary: common.dictionary,
       graphs: common.adjacencyGraphs,
-      translations: en.translations,
+      translations: en.default,
     });
   })();
   return checker;
@@ -69,7 +72,7 @@ export async function passwordStrength(
   let rest = password.toLowerCase();
   for (const word of words) rest = rest.replaceAll(word, '');
   if (rest !== password.toLowerCase() && rest.replace(/[^\p{L}\p{N}]/gu, '').length < 6) {
-    return { ok: false, score: 0, reason: 'Must not be built from your name, email or phone' };
+    return { ok: false, score: 0, reason: 'Must not be built from the account’s name, email or phone' };
   }
   // zxcvbn's cost grows with length; what it adds beyond 100 characters changes no score.
   const result = (await loadChecker()).check(password.slice(0, 100), words);
