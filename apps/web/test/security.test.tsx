@@ -381,7 +381,9 @@ describe('a new password', () => {
     await userEvent.clear(next);
     await userEvent.type(next, 'asha12345');
     await waitFor(() =>
-      expect(next).toHaveAccessibleDescription(/Must not be built from the account’s name, email or phone/),
+      expect(next).toHaveAccessibleDescription(
+        /Must not be built from the account’s name, email or phone/,
+      ),
     );
     await userEvent.clear(next);
     await userEvent.type(next, 'kettle-violet-harbour-42');

@@ -72,7 +72,11 @@ export async function passwordStrength(
   let rest = password.toLowerCase();
   for (const word of words) rest = rest.replaceAll(word, '');
   if (rest !== password.toLowerCase() && rest.replace(/[^\p{L}\p{N}]/gu, '').length < 6) {
-    return { ok: false, score: 0, reason: 'Must not be built from the account’s name, email or phone' };
+    return {
+      ok: false,
+      score: 0,
+      reason: 'Must not be built from the account’s name, email or phone',
+    };
   }
   // zxcvbn's cost grows with length; what it adds beyond 100 characters changes no score.
   const result = (await loadChecker()).check(password.slice(0, 100), words);
