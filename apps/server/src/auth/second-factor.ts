@@ -14,7 +14,10 @@ import {
   type Role,
   type SecondFactorMethod,
 } from '@master-admin/contract';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.ts';
+import { record } from '../features/audit/record.ts';
+import { liftEnrolmentOnly, revokeSessionsOf } from './sessions.ts';
 import { storeChallenge, type ChallengeKind } from './challenges.ts';
 import { now } from '../db/dialect.ts';
 
@@ -204,4 +207,43 @@ export async function newLoginChallenge(db: Db, accountId: number): Promise<stri
   const id = randomBytes(32).toString('base64url');
   await storeChallenge(db, { id, kind: LOGIN_CHALLENGE, accountId });
   return id;
+}
+
+/**
+ * What adding a factor (an authenticator app, a passkey) brings, wherever it is added: the
+ * account's enrolment-only sessions are lifted and the audit log says which factor.
+ */
+export async function factorAdded(
+  trx: Db,
+  request: FastifyRequest,
+  change: { field: 'totp' | 'passkey'; old: unknown; new: unknown },
+): Promise<void> {
+  await liftEnrolmentOnly(trx, request.account.id);
+  await record(trx, request, {
+    area: 'auth',
+    rowId: request.account.id,
+    action: 'FACTOR_ADDED',
+    changes: [change],
+  });
+}
+
+/**
+ * What removing a factor brings (API.md: sessions end on disabling a factor): the caller's other
+ * sessions end, the caller's own is limited to enrolment again when the owner requires a factor
+ * and none is left, and the audit log says which factor.
+ */
+export async function factorRemoved(
+  trx: Db,
+  request: FastifyRequest,
+  change: { field: 'totp' | 'passkey'; old: unknown; new: unknown },
+): Promise<void> {
+  const me = request.account;
+  await revokeSessionsOf(trx, me.id, me.sessionId);
+  await limitIfNoFactorLeft(trx, me, me.sessionId);
+  await record(trx, request, {
+    area: 'auth',
+    rowId: me.id,
+    action: 'FACTOR_REMOVED',
+    changes: [change],
+  });
 }

@@ -41,8 +41,7 @@ import { HttpError, conflict, notFound, unauthorized } from '../../http/errors.t
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { storeChallenge, useChallenge } from '../../auth/challenges.ts';
-import { liftEnrolmentOnly, revokeSessionsOf } from '../../auth/sessions.ts';
-import { limitIfNoFactorLeft } from '../../auth/second-factor.ts';
+import { factorAdded, factorRemoved } from '../../auth/second-factor.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
 import { record } from '../audit/record.ts';
 
@@ -191,13 +190,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
           .returning(['id', 'name', 'createdAt'])
           .executeTakeFirst();
         if (!row) throw conflict(MESSAGES.passkeyTaken, 'response');
-        await liftEnrolmentOnly(trx, me.id);
-        await record(trx, request, {
-          area: 'auth',
-          rowId: me.id,
-          action: 'FACTOR_ADDED',
-          changes: [{ field: 'passkey', old: null, new: name }],
-        });
+        await factorAdded(trx, request, { field: 'passkey', old: null, new: name });
         return row;
       });
       return { message: MESSAGES.passkeyAdded, result: created };
@@ -302,14 +295,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
           .executeTakeFirst();
         // Removed meanwhile by another call: that call answered for it.
         if (deleted.numDeletedRows !== 1n) throw notFound(MESSAGES.passkeyNotFound);
-        await revokeSessionsOf(trx, me.id, me.sessionId);
-        await limitIfNoFactorLeft(trx, me, me.sessionId);
-        await record(trx, request, {
-          area: 'auth',
-          rowId: me.id,
-          action: 'FACTOR_REMOVED',
-          changes: [{ field: 'passkey', old: row.name, new: null }],
-        });
+        await factorRemoved(trx, request, { field: 'passkey', old: row.name, new: null });
       });
       return { message: MESSAGES.passkeyRemoved, result: { id } };
     },

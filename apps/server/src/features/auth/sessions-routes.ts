@@ -142,6 +142,14 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound(MESSAGES.staffNotFound);
   }
 
+  /**
+   * The router ignores a trailing slash: `sessions/` is one session's path without its number,
+   * and must not list or end every other session.
+   */
+  const refuseMissingNumber = async (request: FastifyRequest) => {
+    if (request.url.split('?')[0]!.endsWith('/')) throw invalidField('id', 'Required');
+  };
+
   const SESSION_FIELDS =
     '`id` is the session’s number (its token is never shown), `device` the browser and system ' +
     'its user agent names, `method` how it signed in (password, totp, recovery or passkey). ' +
@@ -152,11 +160,7 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.mySessions,
     {
       config: { access: access.signedIn },
-      // The router ignores a trailing slash: `sessions/` is one session's path without its
-      // number, and must not end every other session.
-      onRequest: async (request) => {
-        if (request.url.split('?')[0]!.endsWith('/')) throw invalidField('id', 'Required');
-      },
+      onRequest: refuseMissingNumber,
       schema: {
         tags: ['auth'],
         summary: 'The caller’s signed-in sessions',
@@ -190,11 +194,7 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.mySessions,
     {
       config: { access: access.signedIn },
-      // The router ignores a trailing slash: `sessions/` is one session's path without its
-      // number, and must not end every other session.
-      onRequest: async (request) => {
-        if (request.url.split('?')[0]!.endsWith('/')) throw invalidField('id', 'Required');
-      },
+      onRequest: refuseMissingNumber,
       schema: {
         tags: ['auth'],
         summary: 'Ends every session of the caller but the current one',

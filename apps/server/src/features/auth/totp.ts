@@ -19,17 +19,16 @@ import { answers } from '../../http/schemas.ts';
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { liftEnrolmentOnly, revokeSessionsOf } from '../../auth/sessions.ts';
 import {
+  factorAdded,
+  factorRemoved,
   hasTotp,
-  limitIfNoFactorLeft,
   newTotpSecret,
   otpauthUrl,
   replaceRecoveryCodes,
   spendCode,
   totpStep,
 } from '../../auth/second-factor.ts';
-import { record } from '../audit/record.ts';
 
 const TAGS = ['account'];
 const enrolment = { access: access.signedIn, enrolment: true } as const;
@@ -162,13 +161,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
           .executeTakeFirst();
         if (confirmed.numUpdatedRows === 0n) throw conflict(MESSAGES.totpNotStarted);
         const codes = await replaceRecoveryCodes(trx, me.id);
-        await liftEnrolmentOnly(trx, me.id);
-        await record(trx, request, {
-          area: 'auth',
-          rowId: me.id,
-          action: 'FACTOR_ADDED',
-          changes: [{ field: 'totp', old: false, new: true }],
-        });
+        await factorAdded(trx, request, { field: 'totp', old: false, new: true });
         return codes;
       });
       return { message: MESSAGES.totpEnabled, recoveryCodes };
@@ -205,14 +198,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!(await spendCode(trx, me.id, request.body.code))) return false;
         await trx.deleteFrom('totpFactors').where('accountId', '=', me.id).execute();
         await trx.deleteFrom('recoveryCodes').where('accountId', '=', me.id).execute();
-        await revokeSessionsOf(trx, me.id, me.sessionId);
-        await limitIfNoFactorLeft(trx, me, me.sessionId);
-        await record(trx, request, {
-          area: 'auth',
-          rowId: me.id,
-          action: 'FACTOR_REMOVED',
-          changes: [{ field: 'totp', old: true, new: false }],
-        });
+        await factorRemoved(trx, request, { field: 'totp', old: true, new: false });
         return true;
       }).catch(async (err: unknown) => {
         await attempt.uncounted();
