@@ -60,7 +60,7 @@ export function SessionList(props: {
                     {s.device || 'Unknown device'}
                   </Text>
                   {s.current && (
-                    <Badge size="sm" variant="light" color="teal">
+                    <Badge size="sm" variant="dot" color="teal" tt="none">
                       This device
                     </Badge>
                   )}

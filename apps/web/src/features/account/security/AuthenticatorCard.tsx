@@ -32,7 +32,7 @@ export function AuthenticatorCard(props: { factors: MyFactors | undefined }) {
           </Title>
         </Group>
         {factors && (
-          <Badge variant="light" color={on ? 'teal' : 'gray'}>
+          <Badge variant="dot" color={on ? 'teal' : 'gray'}>
             {on ? 'On' : 'Off'}
           </Badge>
         )}

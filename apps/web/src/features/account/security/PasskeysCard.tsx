@@ -46,7 +46,7 @@ export function PasskeysCard(props: { factors: MyFactors | undefined }) {
           </Title>
         </Group>
         {list && list.length > 0 && (
-          <Badge variant="light" color="teal">
+          <Badge variant="dot" color="teal">
             {list.length}
           </Badge>
         )}
