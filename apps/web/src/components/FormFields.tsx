@@ -16,6 +16,7 @@ import {
   Controller,
   useController,
   useFormContext,
+  useFormState,
   useWatch,
   type ControllerProps,
   type FieldPath,
@@ -177,7 +178,14 @@ export function NewPasswordFormField(
 ) {
   const { owner, description, ...rest } = props;
   const value: unknown = useWatch({ name: props.name });
-  const hint = usePasswordHint(typeof value === 'string' ? value : '', owner, description);
+  const { errors } = useFormState({ name: props.name });
+  const error = errors[props.name]?.message;
+  const hint = usePasswordHint(
+    typeof value === 'string' ? value : '',
+    owner,
+    description,
+    typeof error === 'string' ? error : undefined,
+  );
   return <PasswordFormField {...rest} {...hint} />;
 }
 

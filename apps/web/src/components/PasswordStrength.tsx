@@ -48,20 +48,28 @@ const COLORS = ['red', 'red', 'orange', 'teal', 'green'];
 /**
  * A new password field's hint as it is typed: a meter under the input and, in its description
  * (below the input, where screen readers read it with the field), whether it is strong enough
- * or why not. Spread into a PasswordInput.
+ * or why not. Spread into a PasswordInput. The reason is left out while the field's `error` says
+ * the same (a refused form), so no sentence is shown twice.
  */
-export function usePasswordHint(password: string, owner: PasswordOwner, rule: string) {
+export function usePasswordHint(
+  password: string,
+  owner: PasswordOwner,
+  rule: string,
+  error?: string,
+) {
   const strength = usePasswordStrength(password, owner);
-  const description: ReactNode = strength ? (
-    <>
-      <Text span size="xs" display="block" c={strength.ok ? 'teal.8' : 'orange.9'} fw={500}>
-        {strength.ok ? 'Strong enough.' : strength.reason}
-      </Text>
-      {rule}
-    </>
-  ) : (
-    rule
-  );
+  const repeated = strength !== undefined && !strength.ok && strength.reason === error;
+  const description: ReactNode =
+    strength && !repeated ? (
+      <>
+        <Text span size="xs" display="block" c={strength.ok ? 'teal.8' : 'orange.9'} fw={500}>
+          {strength.ok ? 'Strong enough.' : strength.reason}
+        </Text>
+        {rule}
+      </>
+    ) : (
+      rule
+    );
   return {
     description,
     inputWrapperOrder: ['label', 'input', 'description', 'error'] as (

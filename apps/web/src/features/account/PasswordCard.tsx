@@ -45,6 +45,7 @@ export function PasswordCard(props: { me: Profile | undefined }) {
     useWatch({ control: form.control, name: 'newPassword' }),
     { email: props.me?.email, phoneNumber: props.me?.phoneNumber },
     `${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not easy to guess`,
+    errors.newPassword?.message,
   );
   return (
     <Paper withBorder p="lg" h="100%">
