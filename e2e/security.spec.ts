@@ -52,11 +52,10 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   await setUp.getByRole('button', { name: 'Turn on' }).click();
 
   const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
-  const codes = await saved
-    .getByRole('list', { name: 'Recovery codes' })
-    .getByRole('listitem')
-    .allInnerTexts();
-  expect(codes).toHaveLength(10);
+  // allInnerTexts does not wait: the codes are waited for first.
+  const listed = saved.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = await listed.allInnerTexts();
   await saved.getByRole('button', { name: 'I have saved them' }).click();
   await expect(saved).toBeHidden();
 
