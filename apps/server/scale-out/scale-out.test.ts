@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTP } from 'otpauth';
 import { PATHS } from '@master-admin/contract';
 import { createPgDatabase, startS3 } from '../test/harness.ts';
 import { change, openStream, presenceOf } from '../test/event-stream.ts';
@@ -289,6 +290,95 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
+  });
+
+  it(`sees a session the owner ended on the other instance at once (${TRIALS} times)`, async () => {
+    const stale = await revocations(async (staff, token) => {
+      const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
+      const { publicId } = await db.db
+        .selectFrom('sessions')
+        .select('publicId')
+        .where('id', '=', sid)
+        .executeTakeFirstOrThrow();
+      const res = await call(instances[0].url, 'DELETE', PATHS.staffSession(staff.id, publicId), {
+        token: adminToken,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }, 401);
+    expect(stale).toBe(0);
+  }, 300_000);
+
+  it('limits a session at once on the other instance when the owner requires a second factor', async () => {
+    const staff = await newStaff();
+    const token = await tokenFor(staff.id);
+    const faqs = () => call(instances[1].url, 'GET', `${PATHS.faqList}?limit=1`, { token });
+    expect((await faqs()).status).toBe(200);
+    try {
+      await asAdmin('PUT', PATHS.security, { requireSecondFactor: true });
+      const limited = await faqs();
+      expect(limited.status).toBe(403);
+      expect(limited.body.message).toBe('A second factor is required');
+    } finally {
+      await asAdmin('PUT', PATHS.security, { requireSecondFactor: false });
+    }
+    expect((await faqs()).status).toBe(200);
+  });
+
+  it('ends a sign-in’s second step on the other instance, and honours a device token made there', async () => {
+    const staff = await newStaff();
+    const [a, b] = instances;
+    const token = await tokenFor(staff.id);
+    const setup = await call(a.url, 'POST', PATHS.totp, { token });
+    expect(setup.status).toBe(200);
+    const totp = new TOTP({ secret: setup.body.secret });
+    const confirmed = await call(b.url, 'POST', PATHS.totpConfirm, {
+      token,
+      json: { code: totp.generate() },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+
+    // The password on A answers a challenge; B takes the code (one step on: the set-up's is spent).
+    const from = (i: number) => ({ 'x-forwarded-for': `10.78.${process.pid % 250}.${i}` });
+    const login = await call(a.url, 'POST', PATHS.login, {
+      json: { email: staff.email, password: 'staff-password-1' },
+      headers: from(1),
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.methods).toContain('totp');
+    const code = totp.generate({ timestamp: Date.now() + 30_000 });
+    const verified = await call(b.url, 'POST', PATHS.loginVerify, {
+      json: { challenge: login.body.challenge, method: 'totp', code },
+      headers: from(1),
+    });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const device = verified.headers.get('set-cookie')!.split(';')[0]!;
+    expect(device).toMatch(/^device=/);
+    // The same challenge and code, now on A: used.
+    const again = await call(a.url, 'POST', PATHS.loginVerify, {
+      json: { challenge: login.body.challenge, method: 'totp', code },
+      headers: from(1),
+    });
+    expect(again.status).toBe(401);
+
+    // Locked for unknown devices by failures from many addresses through both instances…
+    for (let i = 2; i <= 12; i++) {
+      await call(instances[i % 2]!.url, 'POST', PATHS.login, {
+        json: { email: staff.email, password: `wrong-${i}` },
+        headers: from(i),
+      });
+    }
+    const unknown = await call(a.url, 'POST', PATHS.login, {
+      json: { email: staff.email, password: 'staff-password-1' },
+      headers: from(5),
+    });
+    expect(unknown.status).toBe(429);
+    // …while the device B recognised is still heard on A.
+    const known = await call(a.url, 'POST', PATHS.login, {
+      json: { email: staff.email, password: 'staff-password-1' },
+      headers: { ...from(5), cookie: device },
+    });
+    expect(known.status, JSON.stringify(known.body)).toBe(200);
+    expect(known.body.challenge).toBeTruthy();
   });
 
   it('serves from one instance what was uploaded through the other', async () => {
