@@ -2,6 +2,8 @@
  * Test harness: every test file gets its own fresh database (a temporary SQLite file, or a new
  * PostgreSQL database when TEST_DB=postgres) and a real app answering through `inject`.
  */
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from '../src/db/schema.ts';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,6 +51,8 @@ export interface TestServer {
    * limit, throttling and login history): for tests that need many tokens.
    */
   tokenFor(accountId: number): Promise<string>;
+  /** The audit entries of `action` made by `accountId`, oldest first. */
+  auditOf(accountId: number, action: string): Promise<Selectable<AuditLogTable>[]>;
   /** The local media folder. */
   mediaDir: string;
   /** Every stored media file, relative to the media folder, sorted. */
@@ -280,6 +284,14 @@ export async function startServer(
     login,
     staff,
     tokenFor,
+    auditOf: (accountId, action) =>
+      ctx.db
+        .selectFrom('auditLog')
+        .selectAll()
+        .where('accountId', '=', accountId)
+        .where('action', '=', action)
+        .orderBy('id')
+        .execute(),
     close: async () => {
       try {
         // Every test's writes went through the triggers that keep the lists' counts and search

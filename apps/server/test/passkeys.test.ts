@@ -34,15 +34,6 @@ const passkeysOf = async (token: string) =>
     result: Array<{ id: number; name: string; createdAt: string; lastUsedAt: string | null }>;
   }>().result;
 
-const auditOf = (accountId: number, action: string) =>
-  s.ctx.db
-    .selectFrom('auditLog')
-    .selectAll()
-    .where('accountId', '=', accountId)
-    .where('action', '=', action)
-    .orderBy('id')
-    .execute();
-
 const expectRegistrationRefused = (res: { statusCode: number; json(): unknown }) => {
   expect(res.statusCode).toBe(400);
   expect(res.json()).toMatchObject({
@@ -107,7 +98,7 @@ describe('adding a passkey', () => {
         lastUsedAt: null,
       },
     ]);
-    const [entry] = await auditOf(staff.id, 'FACTOR_ADDED');
+    const [entry] = await s.auditOf(staff.id, 'FACTOR_ADDED');
     expect(entry).toMatchObject({ area: 'auth', rowId: staff.id });
     expect(JSON.parse(entry!.changes)).toEqual([
       { field: 'passkey', old: null, new: 'Work laptop' },
@@ -216,7 +207,7 @@ describe('adding a passkey', () => {
       }),
     );
     expect(await passkeysOf(staff.token)).toEqual([]);
-    expect(await auditOf(staff.id, 'FACTOR_ADDED')).toEqual([]);
+    expect(await s.auditOf(staff.id, 'FACTOR_ADDED')).toEqual([]);
   });
 
   it('needs a signed-in caller', async () => {
@@ -248,7 +239,7 @@ describe('signing in with a passkey alone', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(history).toMatchObject({ status: 'IN', ip: '203.0.113.9' });
-    const signIns = await auditOf(staff.id, 'SIGN_IN');
+    const signIns = await s.auditOf(staff.id, 'SIGN_IN');
     expect(signIns.at(-1)).toMatchObject({
       area: 'auth',
       rowId: staff.id,
@@ -428,7 +419,7 @@ describe('renaming and removing passkeys', () => {
       result: { id, name: 'Phone', createdAt: expect.any(String), lastUsedAt: null },
     });
     expect((await passkeysOf(staff.token)).map((p) => p.name)).toEqual(['Phone']);
-    const [entry] = await auditOf(staff.id, 'UPDATE');
+    const [entry] = await s.auditOf(staff.id, 'UPDATE');
     expect(JSON.parse(entry!.changes)).toEqual([
       { field: 'passkey', old: 'Old name', new: 'Phone' },
     ]);
@@ -460,7 +451,7 @@ describe('renaming and removing passkeys', () => {
     }
     expect((await s.api({ url: PATHS.adminDetail, token: staff.token })).statusCode).toBe(200);
     expectSignInRefused(await signIn(authenticator));
-    const [entry] = await auditOf(staff.id, 'FACTOR_REMOVED');
+    const [entry] = await s.auditOf(staff.id, 'FACTOR_REMOVED');
     expect(entry).toMatchObject({ area: 'auth', rowId: staff.id });
     expect(JSON.parse(entry!.changes)).toEqual([{ field: 'passkey', old: 'Laptop', new: null }]);
     const again = await s.api({ method: 'DELETE', url: PATHS.passkey(id), token: staff.token });

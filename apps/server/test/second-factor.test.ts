@@ -113,15 +113,6 @@ async function challengeFor(email: string, password: string) {
   return body;
 }
 
-const auditOf = (accountId: number, action: string) =>
-  s.ctx.db
-    .selectFrom('auditLog')
-    .selectAll()
-    .where('accountId', '=', accountId)
-    .where('action', '=', action)
-    .orderBy('id')
-    .execute();
-
 const sessionOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
 
@@ -289,7 +280,7 @@ describe('TOTP enrolment', () => {
       enrolmentRequired: false,
     });
 
-    const [added] = await auditOf(staff.id, 'FACTOR_ADDED');
+    const [added] = await s.auditOf(staff.id, 'FACTOR_ADDED');
     expect(added).toMatchObject({ area: 'auth', rowId: staff.id, ip: '127.0.0.1' });
     expect(JSON.parse(added!.changes)).toEqual([{ field: 'totp', old: false, new: true }]);
     expect(added!.changes).not.toContain(replaced);
@@ -373,7 +364,7 @@ describe('TOTP enrolment', () => {
       recoveryCodesLeft: 0,
       enrolmentRequired: false,
     });
-    expect(await auditOf(staff.id, 'FACTOR_REMOVED')).toHaveLength(1);
+    expect(await s.auditOf(staff.id, 'FACTOR_REMOVED')).toHaveLength(1);
     // The password alone signs in again.
     expect((await login(staff.email, staff.password)).json()).toHaveProperty('token');
     const again = await s.api({
@@ -453,7 +444,7 @@ describe('the second step of a sign-in', () => {
     expect(session.signInMethod).toBe('totp');
     expect(Boolean(session.enrolmentOnly)).toBe(false);
     expect(deviceCookieOf(res)?.value).toMatch(new RegExp(`^${staff.id}\\.`));
-    expect((await auditOf(staff.id, 'SIGN_IN')).at(-1)).toMatchObject({
+    expect((await s.auditOf(staff.id, 'SIGN_IN')).at(-1)).toMatchObject({
       device: deviceLabel(CHROME),
     });
   });
@@ -615,7 +606,7 @@ describe('the second step of a sign-in', () => {
       expect(res.statusCode, res.body).toBe(401);
       expect(res.json().message).toBe(MESSAGES.invalidCode);
     }
-    expect(await auditOf(staff.id, 'SIGN_IN_FAILED')).toHaveLength(10);
+    expect(await s.auditOf(staff.id, 'SIGN_IN_FAILED')).toHaveLength(10);
     // Locked for the addresses that guessed, even with the right code.
     const locked = await verify(
       { challenge, method: 'totp', code: codeAt(staff.secret) },
@@ -624,7 +615,7 @@ describe('the second step of a sign-in', () => {
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(locked.json().message).toBe(MESSAGES.tooManyAttempts);
-    const [throttled] = await auditOf(staff.id, 'SIGN_IN_THROTTLED');
+    const [throttled] = await s.auditOf(staff.id, 'SIGN_IN_THROTTLED');
     expect(throttled).toMatchObject({ ip: guessers[3], device: deviceLabel(CHROME) });
     // The password's own count is apart: the password step still answers.
     expect(
@@ -894,7 +885,7 @@ describe('device tokens', () => {
     });
     expect(spent.statusCode).toBe(429);
     expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await auditOf(owner.id, 'SIGN_IN_THROTTLED')).length).toBeGreaterThanOrEqual(3);
+    expect((await s.auditOf(owner.id, 'SIGN_IN_THROTTLED')).length).toBeGreaterThanOrEqual(3);
   });
 
   it('are ignored, and audited, when forged or another account’s', async () => {
@@ -914,7 +905,7 @@ describe('device tokens', () => {
       // A new device is handed out instead.
       expect(deviceCookieOf(res)!.value).not.toBe(value);
     }
-    const refused = await auditOf(staff.id, 'DEVICE_REFUSED');
+    const refused = await s.auditOf(staff.id, 'DEVICE_REFUSED');
     expect(refused).toHaveLength(4);
     expect(refused[0]).toMatchObject({
       area: 'auth',
@@ -955,7 +946,7 @@ describe('security audit events', () => {
     const staff = await s.staff();
     const res = await login(staff.email, 'wrong-password', { remoteAddress: '192.0.2.44' });
     expect(res.statusCode).toBe(401);
-    const [failed] = await auditOf(staff.id, 'SIGN_IN_FAILED');
+    const [failed] = await s.auditOf(staff.id, 'SIGN_IN_FAILED');
     expect(failed).toMatchObject({
       area: 'auth',
       rowId: staff.id,
@@ -975,7 +966,7 @@ describe('security audit events', () => {
     for (let i = 0; i < 10; i++) await login(staff.email, `wrong-${i}`, { remoteAddress: ip });
     const res = await login(staff.email, staff.password, { remoteAddress: ip });
     expect(res.statusCode).toBe(429);
-    expect(await auditOf(staff.id, 'SIGN_IN_THROTTLED')).toMatchObject([{ ip }]);
+    expect(await s.auditOf(staff.id, 'SIGN_IN_THROTTLED')).toMatchObject([{ ip }]);
     const before = await s.rowCount('auditLog');
     expect((await login('ghost@test.local', 'x-password', { remoteAddress: ip })).statusCode).toBe(
       429,
