@@ -58,6 +58,7 @@ afterEach(() => {
   localStorage.clear();
   webauthn.startAuthentication.mockReset();
   webauthn.startRegistration.mockReset();
+  webauthn.WebAuthnAbortService.cancelCeremony.mockReset();
 });
 afterAll(() => server.close());
 

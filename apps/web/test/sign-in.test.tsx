@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MESSAGES, STORAGE_KEYS } from '@master-admin/contract';
+import { CHALLENGE_MINUTES, MESSAGES, STORAGE_KEYS } from '@master-admin/contract';
 import { renderApp } from './render';
 import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, server } from './server';
@@ -276,5 +276,162 @@ describe('passkey sign-in', () => {
     await signIn('admin@example.com', 'secret123');
     await screen.findByRole('textbox', { name: 'Authentication code' });
     expect(screen.queryByRole('button', { name: 'Use your passkey' })).toBeNull();
+  });
+});
+
+describe('passkeys in the email field’s autofill', () => {
+  // A browser that offers passkeys in autofill (WebAuthn's conditional mediation). Its pending
+  // offer ends, as the library's abort would end it, when cancelCeremony is called.
+  beforeEach(() => {
+    vi.stubGlobal(
+      'PublicKeyCredential',
+      Object.assign(function PublicKeyCredential() {}, {
+        isConditionalMediationAvailable: () => Promise.resolve(true),
+      }),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const abortError = () =>
+    Object.assign(new Error('Manually cancelling existing WebAuthn API call'), {
+      name: 'AbortError',
+    });
+  /** The browser's autofill offer: waiting until the person picks a passkey or it is cancelled. */
+  const waitingOffer = () => {
+    let pick: (value: unknown) => void = () => {};
+    webauthn.startAuthentication.mockImplementationOnce(
+      () =>
+        new Promise((resolve, reject) => {
+          pick = resolve;
+          webauthn.WebAuthnAbortService.cancelCeremony.mockImplementationOnce(() =>
+            reject(abortError()),
+          );
+        }),
+    );
+    return { pick: (assertion: unknown) => pick(assertion) };
+  };
+  const passkeyCalls = (verify: () => Response = signedIn) => {
+    const sent = { options: 0, verify: [] as unknown[] };
+    server.use(
+      http.post(api('/auth/passkey/login/options'), () => {
+        sent.options += 1;
+        return HttpResponse.json({ challenge: `challenge-${sent.options}`, rpId: 'localhost' });
+      }),
+      http.post(api('/auth/passkey/login/verify'), async ({ request }) => {
+        sent.verify.push(await request.json());
+        return verify();
+      }),
+    );
+    return sent;
+  };
+  const assertion = {
+    id: 'cred-1',
+    rawId: 'cred-1',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+    clientExtensionResults: {},
+  };
+
+  it('picking a passkey from the autofill signs in', async () => {
+    server.use(emptyDashboard(), noApps());
+    const sent = passkeyCalls();
+    const offer = waitingOffer();
+    const { router } = renderApp('/auth/sign-in');
+    expect(await screen.findByLabelText('Email or phone number')).toHaveAttribute(
+      'autocomplete',
+      'username webauthn',
+    );
+    await waitFor(() =>
+      expect(webauthn.startAuthentication).toHaveBeenCalledWith({
+        optionsJSON: { challenge: 'challenge-1', rpId: 'localhost' },
+        useBrowserAutofill: true,
+      }),
+    );
+    offer.pick(assertion);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent.verify).toEqual([{ response: assertion }]);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('new-token');
+  });
+
+  it('a password sign-in ends the offer', async () => {
+    server.use(
+      http.post(api('/auth/admin/login'), () => signedIn()),
+      emptyDashboard(),
+      noApps(),
+    );
+    const sent = passkeyCalls();
+    waitingOffer();
+    const { router } = renderApp('/auth/sign-in');
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+    await signIn('admin@example.com', 'secret123');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(webauthn.WebAuthnAbortService.cancelCeremony).toHaveBeenCalled();
+    expect(sent.verify).toEqual([]);
+  });
+
+  it('a wrong password offers the passkeys again', async () => {
+    server.use(
+      http.post(api('/auth/admin/login'), () =>
+        errorJson(401, 'Unauthorized', 'Invalid email or password'),
+      ),
+    );
+    const sent = passkeyCalls();
+    waitingOffer();
+    waitingOffer();
+    renderApp('/auth/sign-in');
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+    await signIn('admin@example.com', 'wrong');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(2));
+    // A fresh challenge: the first was for the offer the password ended.
+    expect(webauthn.startAuthentication).toHaveBeenLastCalledWith({
+      optionsJSON: { challenge: 'challenge-2', rpId: 'localhost' },
+      useBrowserAutofill: true,
+    });
+    expect(sent.options).toBe(2);
+  });
+
+  it('the passkey button’s prompt takes the offer’s place', async () => {
+    server.use(emptyDashboard(), noApps());
+    const sent = passkeyCalls();
+    waitingOffer();
+    webauthn.startAuthentication.mockResolvedValueOnce(assertion);
+    const { router } = renderApp('/auth/sign-in');
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(webauthn.startAuthentication).toHaveBeenLastCalledWith({
+      optionsJSON: { challenge: 'challenge-2', rpId: 'localhost' },
+    });
+    expect(sent.verify).toEqual([{ response: assertion }]);
+  });
+
+  it('a passkey the server refuses: its message, still signed out', async () => {
+    const sent = passkeyCalls(() => errorJson(401, 'Unauthorized', MESSAGES.passkeyRefused));
+    const offer = waitingOffer();
+    renderApp('/auth/sign-in');
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+    offer.pick(assertion);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.passkeyRefused);
+    expect(sent.verify).toHaveLength(1);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+
+  it('a fresh offer takes the place of one whose challenge is about to run out', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const sent = passkeyCalls();
+      waitingOffer();
+      waitingOffer();
+      renderApp('/auth/sign-in');
+      await vi.waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+      await vi.advanceTimersByTimeAsync(CHALLENGE_MINUTES * 60_000 - 30_000);
+      await vi.waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(2));
+      expect(webauthn.WebAuthnAbortService.cancelCeremony).toHaveBeenCalledTimes(1);
+      expect(sent.options).toBe(2);
+      expect(screen.queryByRole('alert')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

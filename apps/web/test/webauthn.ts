@@ -5,7 +5,12 @@ import { vi, type Mock } from 'vitest';
  * puts this in the library's place for every file (the files share one module graph), and each
  * test says what the prompt answers.
  */
-export const webauthn: { startAuthentication: Mock; startRegistration: Mock } = {
+export const webauthn: {
+  startAuthentication: Mock;
+  startRegistration: Mock;
+  WebAuthnAbortService: { cancelCeremony: Mock };
+} = {
   startAuthentication: vi.fn(),
   startRegistration: vi.fn(),
+  WebAuthnAbortService: { cancelCeremony: vi.fn() },
 };

@@ -1,9 +1,10 @@
 /**
  * The passkey ceremonies (WebAuthn, through @simplewebauthn/browser): the server's options, the
  * browser's prompt, the server's check. Loaded on first use (passkeys.ts, loadWebAuthn), so neither
- * the sign-in screen's first load nor the signed-in shell carries the library.
+ * the sign-in screen's first paint nor the signed-in shell carries the library.
  */
 import {
+  WebAuthnAbortService,
   startAuthentication,
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -44,6 +45,9 @@ function promptFailure(err: unknown): PasskeyError {
  * for the site (the browser lists them).
  */
 export async function signInWithPasskey(email?: string): Promise<LoginResponse> {
+  // The prompt takes the autofill's place: the library aborts the browser's pending request.
+  autofill.run += 1;
+  autofill.waiting = false;
   const options = await api.json(
     'POST',
     PATHS.passkeyLoginOptions,
@@ -54,6 +58,45 @@ export async function signInWithPasskey(email?: string): Promise<LoginResponse> 
     throw promptFailure(err);
   });
   return api.json('POST', PATHS.passkeyLoginVerify, loginResponse, { response });
+}
+
+/** The autofill offer under way: its number (a newer offer or a prompt ends it), and whether it
+ * is now waiting in the browser (only then is there a request of its own to abort). */
+const autofill = { run: 0, waiting: false };
+
+const aborted = (err: unknown) => {
+  const { name, code } = (err ?? {}) as { name?: string; code?: string };
+  return name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED';
+};
+
+/**
+ * Offers this device's passkeys for the site in the sign-in field's autofill (WebAuthn's
+ * conditional mediation; the field's autocomplete ends in `webauthn`). Resolves with the sign-in
+ * once the person picks one; with undefined when the offer was ended first (cancelPasskeyAutofill,
+ * or the passkey button's prompt took its place).
+ */
+export async function offerPasskeyAutofill(): Promise<LoginResponse | undefined> {
+  const run = ++autofill.run;
+  const options = await api.json('POST', PATHS.passkeyLoginOptions, webauthnOptions, {});
+  if (run !== autofill.run) return undefined;
+  autofill.waiting = true;
+  let response;
+  try {
+    response = await startAuthentication({ optionsJSON: options, useBrowserAutofill: true });
+  } catch (err) {
+    if (aborted(err)) return undefined;
+    throw promptFailure(err);
+  } finally {
+    if (run === autofill.run) autofill.waiting = false;
+  }
+  return api.json('POST', PATHS.passkeyLoginVerify, loginResponse, { response });
+}
+
+/** Ends the autofill offer, if one is under way (leaving a prompt that replaced it alone). */
+export function cancelPasskeyAutofill() {
+  autofill.run += 1;
+  if (autofill.waiting) WebAuthnAbortService.cancelCeremony();
+  autofill.waiting = false;
 }
 
 /** Makes a passkey on this device for the signed-in account, named `name`. */

@@ -1,4 +1,12 @@
-import { lazy, Suspense, useState, type ChangeEvent, type FormEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useEffectEvent,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+} from 'react';
 import {
   Alert,
   Box,
@@ -18,6 +26,7 @@ import { IconAlertCircle, IconKey, IconLayoutDashboard } from '@tabler/icons-rea
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import {
+  CHALLENGE_MINUTES,
   PATHS,
   loginBody,
   loginResponse,
@@ -26,7 +35,7 @@ import {
 } from '@master-admin/contract';
 import { api } from '../../lib/api';
 import { session } from '../../lib/session';
-import { loadWebAuthn, passkeysSupported } from '../../lib/passkeys';
+import { loadWebAuthn, passkeyAutofillSupported, passkeysSupported } from '../../lib/passkeys';
 import type { SignInState } from '../../app/layout/RequireAuth';
 import { signInError } from './sign-in-error';
 
@@ -59,8 +68,6 @@ export default function SignInPage() {
   const [pending, setPending] = useState<'password' | 'passkey'>();
   const [failure, setFailure] = useState<string>();
   const [secondStep, setSecondStep] = useState<SecondStep>();
-
-  if (signedInAlready) return <Navigate to="/" replace />;
 
   const validate = (next: Fields): FieldErrors => {
     const parsed = loginBody.safeParse(next);
@@ -103,6 +110,53 @@ export default function SignInPage() {
     setPending(undefined);
   };
 
+  // The passkeys this device holds for the site are offered in the email field's autofill while
+  // the form waits (not while a password or the passkey button is under way, nor at the second
+  // step). The offer's challenge lasts CHALLENGE_MINUTES and a browser may keep an offer open
+  // longer, so a fresh one takes its place before it runs out.
+  const autofillSignedIn = useEffectEvent(async (result: LoginResponse) => {
+    setPending('passkey');
+    await finish(result);
+  });
+  const autofillFailed = useEffectEvent((err: unknown) => setFailure(signInError(err)));
+  const offerAutofill = withPasskeys && !signedInAlready && !pending && !secondStep;
+  useEffect(() => {
+    if (!offerAutofill) return;
+    let ended = false;
+    let renew: ReturnType<typeof setTimeout> | undefined;
+    let cancel: (() => void) | undefined;
+    const offer = async () => {
+      if (!(await passkeyAutofillSupported()) || ended) return;
+      const ceremonies = await loadWebAuthn();
+      if (ended) return;
+      cancel = ceremonies.cancelPasskeyAutofill;
+      renew = setTimeout(
+        () => {
+          ceremonies.cancelPasskeyAutofill();
+          void offer();
+        },
+        CHALLENGE_MINUTES * 60_000 - 30_000,
+      );
+      try {
+        const result = await ceremonies.offerPasskeyAutofill();
+        if (result && !ended) await autofillSignedIn(result);
+      } catch (err) {
+        // Shown, and not offered again until the form is used: a failure that repeats at once
+        // (the server refusing, no network) must not loop.
+        if (!ended) {
+          clearTimeout(renew);
+          autofillFailed(err);
+        }
+      }
+    };
+    void offer();
+    return () => {
+      ended = true;
+      clearTimeout(renew);
+      cancel?.();
+    };
+  }, [offerAutofill]);
+
   /** A passkey sign-in: with `email`, one of that account's passkeys; without, any. */
   const passkeySignIn = async (email?: string): Promise<LoginResponse> => {
     const { signInWithPasskey } = await loadWebAuthn();
@@ -144,6 +198,8 @@ export default function SignInPage() {
         setErrors({ ...errors, [name]: validate(values)[name] });
     },
   });
+
+  if (signedInAlready) return <Navigate to="/" replace />;
 
   const header = (
     <Stack gap={4} align="center">
@@ -197,7 +253,8 @@ export default function SignInPage() {
                 )}
                 <TextInput
                   label="Email or phone number"
-                  autoComplete="username"
+                  // `webauthn` lets the browser list this device's passkeys among the usernames.
+                  autoComplete={withPasskeys ? 'username webauthn' : 'username'}
                   autoFocus
                   {...field('email')}
                 />
