@@ -1,8 +1,9 @@
 /**
  * Sign-in that stands up to the internet (issue #24), as staff live it: an authenticator app set
  * up on the profile and then asked for at sign-in (a code computed here, as the phone would), a
- * recovery code in its place; a passkey added and then signing in on its own (Chromium's virtual
- * authenticator, through the DevTools protocol's WebAuthn domain); and a session ended from
+ * recovery code in its place; a passkey added and then signing in on its own, offered in the email
+ * field's autofill and by its button (Chromium's virtual authenticator, through the DevTools
+ * protocol's WebAuthn domain); and a session ended from
  * another device, whose next step is refused.
  */
 import type { Page } from '@playwright/test';
@@ -81,7 +82,10 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   await expectSignedIn(page);
 });
 
-test('a passkey: added on the profile, then signing in on its own', async ({ page, sql }) => {
+test('a passkey: added on the profile, then offered in the email field’s autofill, and by its button', async ({
+  page,
+  sql,
+}) => {
   // WebAuthn needs a name, not an address: the page is opened on localhost, the relying party the
   // server was started for (WEBAUTHN_RP_ID's default).
   const origin = baseUrl().replace('127.0.0.1', 'localhost');
@@ -97,10 +101,39 @@ test('a passkey: added on the profile, then signing in on its own', async ({ pag
       automaticPresenceSimulation: true,
     },
   });
+  // A browser without autofill for passkeys, once the test says so (the e2e project has no DOM
+  // types: the one method is reached through globalThis).
+  await page.addInitScript(() => {
+    const credential = (globalThis as unknown as Record<string, Record<string, unknown>>)
+      .PublicKeyCredential!;
+    const available = credential.isConditionalMediationAvailable as () => Promise<boolean>;
+    credential.isConditionalMediationAvailable = () =>
+      (
+        globalThis as unknown as { localStorage: { getItem(k: string): string | null } }
+      ).localStorage.getItem('e2e:no-autofill')
+        ? Promise.resolve(false)
+        : available.call(credential);
+  });
 
   const account = await newBackOfficeAccount(sql);
+  const lastSignIn = async () =>
+    (
+      await sql.one<{ sign_in_method: string }>(
+        `select s.sign_in_method from sessions s join accounts a on a.id = s.account_id
+         where a.email = ? order by s.created_at desc limit 1`,
+        [account.email],
+      )
+    ).sign_in_method;
   const calls = watchApi(page);
   await page.goto(`${origin}/auth/sign-in`);
+  // The email field asks the browser for this device's passkeys; there is none yet, and the offer
+  // waits unseen.
+  await expect(page.getByLabel('Email or phone number')).toHaveAttribute(
+    'autocomplete',
+    'username webauthn',
+  );
+  await calls.settled();
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await submitSignIn(page, account.email, account.password);
   await expectSignedIn(page);
   await page.goto(`${origin}/profile`);
@@ -112,16 +145,24 @@ test('a passkey: added on the profile, then signing in on its own', async ({ pag
   await expectToast(page, 'Passkey added');
   await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('Work laptop');
 
+  // Signed out, the sign-in form offers the passkey in the email field's autofill. The virtual
+  // authenticator answers that offer at once, as a person picking the passkey from the list.
+  await calls.settled();
+  await signOut(page);
+  await expectSignedIn(page);
+  expect(await lastSignIn()).toBe('passkey');
+
+  // Where the browser has no such autofill, the button.
+  await page.evaluate(() =>
+    (
+      globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }
+    ).localStorage.setItem('e2e:no-autofill', '1'),
+  );
   await calls.settled();
   await signOut(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expectSignedIn(page);
-  const { sign_in_method } = await sql.one<{ sign_in_method: string }>(
-    `select s.sign_in_method from sessions s join accounts a on a.id = s.account_id
-     where a.email = ? order by s.created_at desc limit 1`,
-    [account.email],
-  );
-  expect(sign_in_method).toBe('passkey');
+  expect(await lastSignIn()).toBe('passkey');
 });
 
 test('a session ended from another device is signed out at its next step', async ({

@@ -417,6 +417,28 @@ describe('passkeys in the email field’s autofill', () => {
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
 
+  it('an offer the browser refuses unseen (no passkey here, another host) says nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const sent = passkeyCalls();
+      webauthn.startAuthentication.mockRejectedValueOnce(
+        Object.assign(new Error('The operation either timed out or was not allowed.'), {
+          name: 'NotAllowedError',
+        }),
+      );
+      renderApp('/auth/sign-in');
+      await vi.waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1));
+      // Nor is it offered again when its challenge would have run out.
+      await vi.advanceTimersByTimeAsync(CHALLENGE_MINUTES * 60_000);
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(webauthn.startAuthentication).toHaveBeenCalledTimes(1);
+      expect(sent.options).toBe(1);
+      expect(screen.getByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a fresh offer takes the place of one whose challenge is about to run out', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

@@ -64,28 +64,24 @@ export async function signInWithPasskey(email?: string): Promise<LoginResponse> 
  * is now waiting in the browser (only then is there a request of its own to abort). */
 const autofill = { run: 0, waiting: false };
 
-const aborted = (err: unknown) => {
-  const { name, code } = (err ?? {}) as { name?: string; code?: string };
-  return name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED';
-};
-
 /**
  * Offers this device's passkeys for the site in the sign-in field's autofill (WebAuthn's
  * conditional mediation; the field's autocomplete ends in `webauthn`). Resolves with the sign-in
- * once the person picks one; with undefined when the offer was ended first (cancelPasskeyAutofill,
- * or the passkey button's prompt took its place).
+ * once the person picks one; with undefined when the offer ended without that: cancelled
+ * (cancelPasskeyAutofill, or the passkey button's prompt took its place), or refused by the browser
+ * or the network before anyone saw it (no passkey here, a host the passkeys are not for). Nobody
+ * asked for the offer, so only the sign-in of a passkey that was picked can fail aloud.
  */
 export async function offerPasskeyAutofill(): Promise<LoginResponse | undefined> {
   const run = ++autofill.run;
-  const options = await api.json('POST', PATHS.passkeyLoginOptions, webauthnOptions, {});
-  if (run !== autofill.run) return undefined;
-  autofill.waiting = true;
   let response;
   try {
+    const options = await api.json('POST', PATHS.passkeyLoginOptions, webauthnOptions, {});
+    if (run !== autofill.run) return undefined;
+    autofill.waiting = true;
     response = await startAuthentication({ optionsJSON: options, useBrowserAutofill: true });
-  } catch (err) {
-    if (aborted(err)) return undefined;
-    throw promptFailure(err);
+  } catch {
+    return undefined;
   } finally {
     if (run === autofill.run) autofill.waiting = false;
   }

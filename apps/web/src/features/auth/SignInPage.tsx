@@ -130,24 +130,24 @@ export default function SignInPage() {
       const ceremonies = await loadWebAuthn();
       if (ended) return;
       cancel = ceremonies.cancelPasskeyAutofill;
-      renew = setTimeout(
+      const timer = setTimeout(
         () => {
           ceremonies.cancelPasskeyAutofill();
           void offer();
         },
         CHALLENGE_MINUTES * 60_000 - 30_000,
       );
+      renew = timer;
       try {
         const result = await ceremonies.offerPasskeyAutofill();
         if (result && !ended) await autofillSignedIn(result);
       } catch (err) {
-        // Shown, and not offered again until the form is used: a failure that repeats at once
-        // (the server refusing, no network) must not loop.
-        if (!ended) {
-          clearTimeout(renew);
-          autofillFailed(err);
-        }
+        // A passkey picked and then refused: shown, and not offered again until the form is used
+        // (a refusal that repeats at once must not loop).
+        if (!ended) autofillFailed(err);
       }
+      // The offer has ended, one way or another: a renewal is only for one still waiting.
+      clearTimeout(timer);
     };
     void offer();
     return () => {
