@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MESSAGES, STORAGE_KEYS, type MyFactors, type SessionRow } from '@master-admin/contract';
+import { MESSAGES, STORAGE_KEYS, type SessionRow } from '@master-admin/contract';
 import { renderApp } from './render';
 import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, myFactors, server, staffGrants } from './server';
@@ -18,18 +18,6 @@ const me = () =>
   );
 
 const RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `code-${i}abc-def${i}`);
-
-/** `account/me/factors` answering whatever `current()` holds at the time of the call. */
-const factorsNow = (current: () => Partial<MyFactors>) =>
-  http.get(api('/account/me/factors'), () =>
-    HttpResponse.json({
-      totp: false,
-      passkeys: 0,
-      recoveryCodesLeft: 0,
-      enrolmentRequired: false,
-      ...current(),
-    }),
-  );
 
 /** The authenticator app's setup calls; `confirmed` flips once a code confirms it. */
 function totpSetup() {
@@ -72,7 +60,7 @@ describe('the enrolment gate', () => {
     server.use(
       me(),
       staffGrants({ faqs: ['VIEW'] }),
-      factorsNow(() =>
+      myFactors(() =>
         setup.confirmed ? { totp: true, recoveryCodesLeft: 10 } : { enrolmentRequired: true },
       ),
       http.get(api('/faqs/list'), () => {
@@ -113,7 +101,7 @@ describe('the authenticator app', () => {
     const setup = totpSetup();
     server.use(
       me(),
-      factorsNow(() => (setup.confirmed ? { totp: true, recoveryCodesLeft: 10 } : {})),
+      myFactors(() => (setup.confirmed ? { totp: true, recoveryCodesLeft: 10 } : {})),
     );
     renderApp('/profile', { signedInAs: 'asha@example.com' });
     expect(await screen.findByText('Off')).toBeInTheDocument();
@@ -201,7 +189,7 @@ describe('passkeys', () => {
     webauthn.startRegistration.mockResolvedValue(credential);
     server.use(
       me(),
-      factorsNow(() => ({ passkeys: passkeys.length })),
+      myFactors(() => ({ passkeys: passkeys.length })),
       http.get(api('/account/me/passkeys'), () => HttpResponse.json({ result: passkeys })),
       http.post(api('/auth/passkey/register/options'), () =>
         HttpResponse.json({ challenge: 'reg-challenge', rp: { name: 'Master Admin' } }),

@@ -43,15 +43,18 @@ export const eventStream = (chunks: readonly string[] = []): Response => {
   });
 };
 
-/** What `account/me/factors` answers: none set up, and none required unless `overrides` say. */
-export const myFactors = (overrides: Partial<MyFactors> = {}) =>
+/**
+ * What `account/me/factors` answers: none set up, and none required unless `overrides` say; given
+ * as a function, what it returns at the time of each call (a test whose factors change).
+ */
+export const myFactors = (overrides: Partial<MyFactors> | (() => Partial<MyFactors>) = {}) =>
   http.get(api('/account/me/factors'), () =>
     HttpResponse.json({
       totp: false,
       passkeys: 0,
       recoveryCodesLeft: 0,
       enrolmentRequired: false,
-      ...overrides,
+      ...(typeof overrides === 'function' ? overrides() : overrides),
     } satisfies MyFactors),
   );
 
