@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Skeleton, Text, Title } from '@mantine/core';
+import { Button, Skeleton, Text } from '@mantine/core';
 import { IconDeviceMobileMessage } from '@tabler/icons-react';
 import {
   RECOVERY_CODE_COUNT,
@@ -8,6 +8,7 @@ import {
   type TotpSetup,
 } from '@master-admin/contract';
 import { useStartTotp } from './api';
+import { FactorCard } from './FactorCard';
 import { RecoveryCodesDialog, TotpRemoveDialog, TotpSetupDialog } from './AuthenticatorDialogs';
 
 /** Recovery codes this few or fewer left: the card says how to get new ones. */
@@ -23,24 +24,12 @@ export function AuthenticatorCard(props: { factors: MyFactors | undefined }) {
   const on = factors?.totp === true;
 
   return (
-    <Paper withBorder p="lg" h="100%">
-      <Group justify="space-between" wrap="nowrap" mb={4}>
-        <Group gap="xs" wrap="nowrap">
-          <IconDeviceMobileMessage size={22} stroke={1.6} aria-hidden />
-          <Title order={3} size="h4">
-            Authenticator app
-          </Title>
-        </Group>
-        {factors && (
-          <Badge variant="dot" color={on ? 'teal' : 'gray'}>
-            {on ? 'On' : 'Off'}
-          </Badge>
-        )}
-      </Group>
-      <Text size="sm" c="dimmed" mb="md">
-        After your password, sign-in asks for the {TOTP_DIGITS}-digit code an app on your phone
-        shows.
-      </Text>
+    <FactorCard
+      icon={<IconDeviceMobileMessage size={22} stroke={1.6} aria-hidden />}
+      title="Authenticator app"
+      badge={factors && { label: on ? 'On' : 'Off', color: on ? 'teal' : 'gray' }}
+      description={`After your password, sign-in asks for the ${TOTP_DIGITS}-digit code an app on your phone shows.`}
+    >
       {!factors ? (
         <Skeleton h={36} />
       ) : on ? (
@@ -69,6 +58,6 @@ export function AuthenticatorCard(props: { factors: MyFactors | undefined }) {
       <TotpSetupDialog setup={setup} onClose={() => setSetup(undefined)} onConfirmed={setCodes} />
       <RecoveryCodesDialog codes={codes} onClose={() => setCodes(undefined)} />
       <TotpRemoveDialog opened={removing} onClose={() => setRemoving(false)} />
-    </Paper>
+    </FactorCard>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
 import { passkeyRenameBody, type MyFactors, type Passkey } from '@master-admin/contract';
 import { errorText } from '../../../lib/api';
@@ -11,6 +11,7 @@ import { FormDialog } from '../../../components/FormDialog';
 import { TextFormField } from '../../../components/FormFields';
 import { RowActions } from '../../../components/RowActions';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from './api';
+import { FactorCard } from './FactorCard';
 
 type PasskeyDialog = { kind: 'add' } | { kind: 'rename'; passkey: Passkey } | null;
 
@@ -37,23 +38,12 @@ export function PasskeysCard(props: { factors: MyFactors | undefined }) {
     });
 
   return (
-    <Paper withBorder p="lg" h="100%">
-      <Group justify="space-between" wrap="nowrap" mb={4}>
-        <Group gap="xs" wrap="nowrap">
-          <IconKey size={22} stroke={1.6} aria-hidden />
-          <Title order={3} size="h4">
-            Passkeys
-          </Title>
-        </Group>
-        {list && list.length > 0 && (
-          <Badge variant="dot" color="teal">
-            {list.length}
-          </Badge>
-        )}
-      </Group>
-      <Text size="sm" c="dimmed" mb="md">
-        Sign in with your fingerprint, face or screen lock instead of a password and code.
-      </Text>
+    <FactorCard
+      icon={<IconKey size={22} stroke={1.6} aria-hidden />}
+      title="Passkeys"
+      badge={list && list.length > 0 ? { label: list.length, color: 'teal' } : undefined}
+      description="Sign in with your fingerprint, face or screen lock instead of a password and code."
+    >
       {!supported && (
         <Alert color="yellow" icon={<IconInfoCircle size={18} />} mb="md">
           This browser cannot make or use passkeys. Open the back-office in a current browser to add
@@ -151,6 +141,6 @@ export function PasskeysCard(props: { factors: MyFactors | undefined }) {
           <TextFormField name="name" label="Name" required data-autofocus autoComplete="off" />
         )}
       </FormDialog>
-    </Paper>
+    </FactorCard>
   );
 }
