@@ -37,6 +37,15 @@ describe('account', () => {
     expect(screen.getByRole('row', { name: /Status/ })).toHaveTextContent('Active');
   });
 
+  it('names the account for the browser’s password manager, unseen', async () => {
+    server.use(me());
+    renderApp('/profile', { signedInAs: 'a@b.c' });
+    const form = (await screen.findByRole('button', { name: 'Change password' })).closest('form')!;
+    const username = form.querySelector('input[autocomplete="username"]');
+    await waitFor(() => expect(username).toHaveValue('a@b.c'));
+    expect(username).not.toBeVisible();
+  });
+
   it('refuses two different new passwords and a short one before sending', async () => {
     server.use(me());
     renderApp('/profile', { signedInAs: 'a@b.c' });

@@ -60,6 +60,15 @@ export function PasswordCard(props: { me: Profile | undefined }) {
         noValidate
       >
         <Stack>
+          {/* The account the new password is for, as the browser's password manager asks. */}
+          <input
+            type="text"
+            name="username"
+            autoComplete="username"
+            value={props.me?.email ?? props.me?.phoneNumber ?? ''}
+            readOnly
+            hidden
+          />
           <PasswordInput
             label="Current password"
             autoComplete="current-password"
