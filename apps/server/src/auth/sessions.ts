@@ -174,13 +174,15 @@ export class SessionLookup {
   }
 }
 
-export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db
+/** Ends one session; true when it was live and this call ended it (not one ended meanwhile). */
+export async function revokeSession(db: Db, sessionId: string): Promise<boolean> {
+  const result = await db
     .updateTable('sessions')
     .set({ revokedAt: now() })
     .where('id', '=', sessionId)
     .where('revokedAt', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
 }
 
 /** Ends every session of an account or accounts (but `keep`, the caller's own, when given). */

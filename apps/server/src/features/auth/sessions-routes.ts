@@ -22,6 +22,7 @@ import type { Db } from '../../db/connect.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { deviceLabel } from '../../auth/device.ts';
+import { revokeSession } from '../../auth/sessions.ts';
 import { access } from '../../http/access.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { answers } from '../../http/schemas.ts';
@@ -81,13 +82,7 @@ async function endSessions(
 ): Promise<number[]> {
   const ended: LiveSession[] = [];
   for (const session of sessions) {
-    const result = await trx
-      .updateTable('sessions')
-      .set({ revokedAt: now() })
-      .where('id', '=', session.id)
-      .where('revokedAt', 'is', null)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 1n) ended.push(session);
+    if (await revokeSession(trx, session.id)) ended.push(session);
   }
   await record(
     trx,
