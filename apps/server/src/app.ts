@@ -16,7 +16,7 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { registerLastSeen } from './auth/last-seen.ts';
 import { HttpError, handleError } from './http/errors.ts';
-import { documentBlanks } from './http/schemas.ts';
+import { documentBlanks, documentRecentProof } from './http/schemas.ts';
 import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -31,6 +31,7 @@ import authRoutes from './features/auth/routes.ts';
 import totpRoutes from './features/auth/totp.ts';
 import securityRoutes from './features/auth/security.ts';
 import passkeyRoutes from './features/auth/passkeys.ts';
+import reauthRoutes from './features/auth/reauth.ts';
 import sessionRoutes from './features/auth/sessions-routes.ts';
 import masterAppRoutes from './features/master-apps/routes.ts';
 import dashboardRoutes from './features/dashboard/routes.ts';
@@ -201,7 +202,7 @@ export async function buildApp(
       const { schema, url } = jsonSchemaTransform(input);
       return {
         schema: documentBody(
-          documentBlanks(schema),
+          documentRecentProof(documentBlanks(schema), input.route.config?.recentProof),
           input.route.config?.uploads,
           fileLimits,
           input.route.config?.jsonBody,
@@ -248,6 +249,7 @@ export async function buildApp(
       await api.register(totpRoutes);
       await api.register(securityRoutes);
       await api.register(passkeyRoutes);
+      await api.register(reauthRoutes);
       await api.register(sessionRoutes);
       await api.register(masterAppRoutes);
       await api.register(dashboardRoutes);

@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { Redis } from 'ioredis';
 import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.ts';
 import { revokeSessionsOf } from './auth/sessions.ts';
+import { resetFactors } from './auth/second-factor.ts';
 import { generatedPassword, type PasswordOwner } from './auth/passwords.ts';
 import { passwordStrength } from '@master-admin/contract/password-strength';
 import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
@@ -59,6 +60,26 @@ function findBackOfficeAccount(handle: DatabaseHandle, address: string) {
     .where('role', '!=', 'USER')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', address.toLowerCase()))
     .executeTakeFirst();
+}
+
+/** Runs `work` with the sign-in throttle where the server keeps it: Redis when set, else the database. */
+async function withThrottle(
+  handle: DatabaseHandle,
+  work: (throttle: LoginThrottle) => Promise<void>,
+): Promise<void> {
+  const config = loadConfig();
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : undefined;
+  try {
+    const windowMs = config.login.windowMinutes * 60_000;
+    await work(
+      new LoginThrottle(
+        redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(handle.db, windowMs),
+        config.login,
+      ),
+    );
+  } finally {
+    redis?.disconnect();
+  }
 }
 
 /**
@@ -125,24 +146,59 @@ export function buildCli(): Command {
             : await chosenPassword(opts.password, account);
         await setPassword(handle.db, account.id, secret);
         await revokeSessionsOf(handle.db, account.id);
-        // The lock lives where the server keeps it: Redis when configured, else the database.
-        const config = loadConfig();
-        const redis = config.redisUrl
-          ? new Redis(config.redisUrl, { lazyConnect: true })
-          : undefined;
-        try {
-          const windowMs = config.login.windowMinutes * 60_000;
-          await new LoginThrottle(
-            redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(handle.db, windowMs),
-            config.login,
-          ).clearAccount(address, account.id);
-        } finally {
-          redis?.disconnect();
-        }
+        await withThrottle(handle, (throttle) => throttle.clearAccount(account.id));
         console.log(
           `Set the password of ${account.email} (${account.role}); its sessions are signed out.`,
         );
         if (opts.password === undefined) console.log(`Password (shown only this once): ${secret}`);
+      });
+    });
+
+  program
+    .command('reset-factors')
+    .description(
+      "Removes a back-office account's second factors (authenticator app, recovery codes, " +
+        'passkeys), signs it out everywhere and lifts its code lock.',
+    )
+    .requiredOption('--email <email>', 'the account’s email')
+    .action(async (opts: { email: string }) => {
+      const address = check(email, opts.email.trim(), '--email');
+      await withDatabase(async (handle) => {
+        const account = await findBackOfficeAccount(handle, address);
+        if (!account) throw new CliError(`No back-office account has the email ${address}.`);
+        const removed = await handle.db.transaction().execute(async (trx) => {
+          const result = await resetFactors(trx, account.id);
+          // Recorded as the account's own entry: no one signed in made it.
+          await trx
+            .insertInto('auditLog')
+            .values({
+              accountId: account.id,
+              ip: null,
+              device: 'npm run admin reset-factors',
+              area: account.role === 'STAFF' ? 'staff' : 'auth',
+              rowId: account.id,
+              action: 'FACTORS_RESET',
+              changes: JSON.stringify([
+                { field: 'totp', old: result.totp, new: false },
+                { field: 'passkeys', old: result.passkeys, new: 0 },
+              ]),
+              createdAt: new Date().toISOString(),
+            })
+            .execute();
+          return result;
+        });
+        await withThrottle(handle, (throttle) => throttle.clearAccount(account.id));
+        const what = [
+          removed.totp ? 'its authenticator app and recovery codes' : undefined,
+          removed.passkeys > 0
+            ? `${removed.passkeys} passkey${removed.passkeys === 1 ? '' : 's'}`
+            : undefined,
+        ].filter(Boolean);
+        console.log(
+          what.length > 0
+            ? `Removed ${what.join(' and ')} of ${account.email} (${account.role}); its sessions are signed out.`
+            : `${account.email} (${account.role}) had no second factor; its sessions are signed out.`,
+        );
       });
     });
 

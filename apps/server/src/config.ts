@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { REAUTH_WINDOW_SECONDS } from '@master-admin/contract';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -33,6 +34,7 @@ const env = z.object({
   LOGIN_MAX_FAILURES: positiveInt.default(10),
   LOGIN_WINDOW_MINUTES: positiveInt.default(15),
   LOGIN_DEVICE_MAX_FAILURES: positiveInt.default(5),
+  REAUTH_WINDOW_SECONDS: positiveInt.max(3600).default(REAUTH_WINDOW_SECONDS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SERVE_WEB: flag.default(true),
@@ -99,6 +101,11 @@ export type Config = {
    * window; failures per known device (a valid device token).
    */
   login: { maxFailures: number; windowMinutes: number; deviceMaxFailures: number };
+  /**
+   * How long a proof of presence counts (a sign-in, or `auth/reauth`) for the changes that need a
+   * recent one (http/access.ts `requireRecentProof`).
+   */
+  reauthWindowSeconds: number;
   logLevel: string;
   /** Readable lines or JSON; unset, readable in a terminal and JSON otherwise (log-format.ts). */
   logFormat: 'json' | 'pretty' | undefined;
@@ -244,6 +251,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       windowMinutes: e.LOGIN_WINDOW_MINUTES,
       deviceMaxFailures: e.LOGIN_DEVICE_MAX_FAILURES,
     },
+    reauthWindowSeconds: e.REAUTH_WINDOW_SECONDS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     web: { serve: e.SERVE_WEB, dist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : DEFAULT_WEB_DIST },

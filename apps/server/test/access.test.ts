@@ -185,6 +185,7 @@ describe('the list of declared routes', () => {
         'PUT /account/staff/status/:id',
         'GET /account/staff/sessions/:accountId',
         'DELETE /account/staff/sessions/:accountId/:id',
+        'DELETE /account/staff/:id/factors',
         'DELETE /account/remove-staff/:id',
         'POST /menus',
         'GET /menus/all',

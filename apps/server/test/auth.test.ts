@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SignJWT, jwtVerify } from 'jose';
 import { BUILT_IN_MENUS, MESSAGES, PERMISSION_KINDS } from '@master-admin/contract';
-import { ADMIN, TEST_DB, startServer, type TestServer } from './harness.ts';
+import { ADMIN, TEST_DB, sessionOf, startServer, type TestServer } from './harness.ts';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 
@@ -45,8 +45,6 @@ async function anotherInstance() {
 }
 
 /** The session id a token carries. */
-const sessionOf = (token: string): string =>
-  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
 
 function history(accountId: number) {
   return s.ctx.db

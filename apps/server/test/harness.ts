@@ -32,6 +32,10 @@ const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 
+/** The session id a token carries (its `sid`). */
+export const sessionOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
+
 export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
@@ -51,6 +55,11 @@ export interface TestServer {
    * limit, throttling and login history): for tests that need many tokens.
    */
   tokenFor(accountId: number): Promise<string>;
+  /**
+   * As if the session of `token` signed in long ago (a stolen token, a laptop left open): its
+   * proof of presence is no longer recent (API.md "Proof of presence").
+   */
+  staleProof(token: string): Promise<void>;
   /** The audit entries of `action` made by `accountId`, oldest first. */
   auditOf(accountId: number, action: string): Promise<Selectable<AuditLogTable>[]>;
   /** The local media folder. */
@@ -252,6 +261,16 @@ export async function startServer(
     return signToken(ctx.secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
   };
 
+  const staleProof: TestServer['staleProof'] = async (token) => {
+    const sessionId = sessionOf(token);
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ provedAt: longAgo })
+      .where('id', '=', sessionId)
+      .execute();
+  };
+
   const mediaDir = path.join(dataDir, 'media');
   const storedFiles = () =>
     fs.existsSync(mediaDir)
@@ -284,6 +303,7 @@ export async function startServer(
     login,
     staff,
     tokenFor,
+    staleProof,
     auditOf: (accountId, action) =>
       ctx.db
         .selectFrom('auditLog')

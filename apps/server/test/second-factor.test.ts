@@ -5,8 +5,7 @@
  * strength rule on every new password. Codes come from `otpauth`, as an authenticator app's would.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Secret, TOTP } from 'otpauth';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import {
   API_BASE,
   MESSAGES,
@@ -15,7 +14,8 @@ import {
   RECOVERY_CODE_COUNT,
 } from '@master-admin/contract';
 import { passwordStrength } from '@master-admin/contract/password-strength';
-import { ADMIN, injectStreaming, newDatabase, startServer } from './harness.ts';
+import { ADMIN, injectStreaming, newDatabase, sessionOf, startServer } from './harness.ts';
+import { CHROME, codeAt, deviceCookieOf, signInCalls, wrongCodes } from './second-factors.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import { deviceLabel } from '../src/auth/device.ts';
@@ -27,94 +27,7 @@ import type { DeclaredRoute } from '../src/http/access.ts';
 const s = await startServer();
 afterAll(() => s.close());
 
-const CHROME =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) ' +
-  'Chrome/142.0.0.0 Safari/537.36';
-
-/** Each failing test signs in from addresses of its own: the address count is shared. */
-let addresses = 0;
-const freshAddress = () => {
-  addresses += 1;
-  return `198.18.${Math.floor(addresses / 250)}.${(addresses % 250) + 1}`;
-};
-
-type Call = { remoteAddress?: string; headers?: Record<string, string> };
-
-const login = (email: string, password: string, call: Call = {}) =>
-  s.api({
-    method: 'POST',
-    url: PATHS.login,
-    payload: { email, password },
-    remoteAddress: call.remoteAddress ?? freshAddress(),
-    headers: { 'user-agent': CHROME, ...call.headers },
-  });
-
-const verify = (payload: object, call: Call = {}) =>
-  s.api({
-    method: 'POST',
-    url: PATHS.loginVerify,
-    payload,
-    remoteAddress: call.remoteAddress ?? freshAddress(),
-    headers: { 'user-agent': CHROME, ...call.headers },
-  });
-
-const totpOf = (secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-/** The app's code `steps` periods of 30 s from now. */
-const codeAt = (secret: string, steps = 0) =>
-  totpOf(secret).generate({ timestamp: Date.now() + steps * 30_000 });
-
-/** `count` six-digit codes that are none of the app's codes around now. */
-function wrongCodes(secret: string, count = 1): string[] {
-  const near = new Set([-2, -1, 0, 1, 2].map((steps) => codeAt(secret, steps)));
-  const codes: string[] = [];
-  for (let n = 100_000; codes.length < count; n++) if (!near.has(String(n))) codes.push(String(n));
-  return codes;
-}
-
-/**
- * As if the codes accepted so far were from long ago (a code is accepted once, and a test signs
- * in more often than every 30 s): the next code of the window is accepted again.
- */
-const timePasses = (accountId: number) =>
-  s.ctx.db
-    .updateTable('totpFactors')
-    .set({ lastStep: null })
-    .where('accountId', '=', accountId)
-    .execute();
-
-/** A staff account with an authenticator app on, its secret and its recovery codes. */
-async function staffWithTotp() {
-  const staff = await s.staff({ dashboard: ['VIEW'] });
-  const setup = await s.api({ method: 'POST', url: PATHS.totp, token: staff.token });
-  expect(setup.statusCode, setup.body).toBe(200);
-  const { secret } = setup.json<{ secret: string }>();
-  const confirmed = await s.api({
-    method: 'POST',
-    url: PATHS.totpConfirm,
-    token: staff.token,
-    payload: { code: codeAt(secret) },
-  });
-  expect(confirmed.statusCode, confirmed.body).toBe(200);
-  await timePasses(staff.id);
-  return {
-    ...staff,
-    secret,
-    recoveryCodes: confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes,
-  };
-}
-
-/** The challenge of a right password for an account with a second factor. */
-async function challengeFor(email: string, password: string) {
-  const res = await login(email, password);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json<{ challenge: string; methods: string[] }>();
-  expect(body.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  return body;
-}
-
-const sessionOf = (token: string): string =>
-  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
+const { freshAddress, login, verify, timePasses, staffWithTotp, challengeFor } = signInCalls(s);
 
 const me = (token: string) => s.api({ method: 'GET', url: PATHS.adminDetail, token });
 
@@ -129,14 +42,6 @@ async function enrolmentOnlyToken(accountId: number) {
     enrolmentOnly: true,
   });
   return signToken(s.ctx.secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
-}
-
-/** The device cookie a sign-in's answer sets: its value and attributes. */
-function deviceCookieOf(res: LightMyRequestResponse) {
-  const header = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('device='));
-  if (!header) return undefined;
-  const [pair, ...attributes] = header.split('; ');
-  return { value: pair!.slice('device='.length), attributes };
 }
 
 describe('bad input to the new calls answers 400 naming the field', () => {
@@ -623,6 +528,16 @@ describe('the second step of a sign-in', () => {
     ).toBe(200);
     // One address guessing codes is refused for everything once its attempts are spent.
     const other = await staffWithTotp();
+    // The owner signed in on this browser before: it keeps a device token.
+    const first = await challengeFor(other.email, other.password);
+    const signedIn = await verify({
+      challenge: first.challenge,
+      method: 'totp',
+      code: codeAt(other.secret),
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    await timePasses(other.id);
+    const device = `device=${deviceCookieOf(signedIn)!.value}`;
     const one = freshAddress();
     const otherChallenge = await challengeFor(other.email, other.password);
     for (let i = 0; i < 10; i++) {
@@ -636,12 +551,19 @@ describe('the second step of a sign-in', () => {
       { remoteAddress: one },
     );
     expect(fromThere.statusCode).toBe(429);
-    // The owner of the code, elsewhere: checked, and in.
-    const owner = await verify({
+    // Codes have no exemption for a clean address (a guesser who has the password would get
+    // one more guess from each of theirs): an unknown device elsewhere waits for the window too.
+    const unknown = await verify({
       challenge: otherChallenge.challenge,
       method: 'totp',
       code: codeAt(other.secret),
     });
+    expect(unknown.statusCode).toBe(429);
+    // The owner's own browser tries on its own budget: checked, and in.
+    const owner = await verify(
+      { challenge: otherChallenge.challenge, method: 'totp', code: codeAt(other.secret) },
+      { headers: { cookie: device } },
+    );
     expect(owner.statusCode, owner.body).toBe(200);
   });
 
@@ -781,6 +703,9 @@ describe('the owner’s setting: a second factor required', () => {
         ['POST', PATHS.totpConfirm],
         ['DELETE', PATHS.totp],
         ['POST', PATHS.logout],
+        // Enrolling needs a recent proof (features/auth/reauth.ts).
+        ['POST', PATHS.reauth],
+        ['POST', PATHS.reauthPasskeyOptions],
         // Passkey enrolment (features/auth/passkeys.ts), where it is served.
         ['POST', PATHS.passkeyRegisterOptions],
         ['POST', PATHS.passkeyRegisterVerify],
@@ -873,7 +798,8 @@ describe('device tokens', () => {
     // The device's success does not lift the lock for the others.
     expect((await login(owner.email, owner.password)).statusCode).toBe(429);
 
-    // Stolen: five guesses from anywhere, then refused even with the right password.
+    // Stolen: five guesses from anywhere spend the device's budget; then it counts as an unknown
+    // device, which the locked account (its budget of clean addresses spent) refuses.
     for (let i = 0; i < 5; i++) {
       const res = await login(owner.email, `stolen-${i}`, {
         headers: { cookie: `device=${device}` },
@@ -894,7 +820,10 @@ describe('device tokens', () => {
     const mine = deviceCookieOf(await login(staff.email, staff.password))!.value;
     const theirs = deviceCookieOf(await login(other.email, other.password))!.value;
     const forged = `${mine.slice(0, -2)}${mine.endsWith('AA') ? 'BB' : 'AA'}`;
-    const signedElsewhere = issueDeviceToken(new TextEncoder().encode('x'.repeat(40)), staff.id);
+    const signedElsewhere = issueDeviceToken(new TextEncoder().encode('x'.repeat(40)), {
+      id: staff.id,
+      passwordHash: null,
+    });
 
     for (const value of [forged, theirs, signedElsewhere, 'garbage']) {
       const res = await login(staff.email, staff.password, {

@@ -47,6 +47,12 @@ export const AUDIT_ACTIONS = [
   'SESSION_ENDED',
   'DEVICE_REFUSED',
   'SECURITY',
+  // Proof of presence (issue #31): a proof made or refused, new recovery codes, the owner's or
+  // the operator's reset of an account's factors.
+  'REAUTH',
+  'REAUTH_FAILED',
+  'RECOVERY_CODES',
+  'FACTORS_RESET',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

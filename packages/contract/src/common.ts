@@ -155,6 +155,14 @@ export const errorResponse = z.object({
     .string()
     .optional()
     .meta({ description: 'On a 5xx: the request id (X-Request-Id) its log lines carry' }),
+  reauth: z
+    .literal(true)
+    .optional()
+    .meta({
+      description:
+        'On a 403: the change needs a recent proof of presence (`POST auth/reauth`); prove, then ' +
+        'send the same call again',
+    }),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

@@ -41,6 +41,14 @@ export const MESSAGES = {
   securityUpdated: 'Security settings updated',
   weakPassword: 'This password is too easy to guess',
 
+  // Proof of presence (API.md, "Proof of presence for what a stolen token must not do")
+  reauthRequired: 'Confirm it’s you',
+  reauthDone: 'Confirmed: it’s you',
+  wrongPassword: 'This password is not right',
+  noPasskey: 'This account has no passkey',
+  recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work',
+  factorsReset: 'Second factors reset',
+
   // Generic
   statusUpdated: 'Status Updated Successfully',
   successfullyUpdated: 'Successfully Updated.',

@@ -25,6 +25,10 @@ export const PATHS = {
   staffSession: (accountId: number | string, id: number | string) =>
     `/account/staff/sessions/${accountId}/${id}`,
   security: '/account/security',
+  reauth: '/auth/reauth',
+  reauthPasskeyOptions: '/auth/reauth/passkey/options',
+  recoveryCodes: '/account/me/recovery-codes',
+  staffFactors: (id: number | string) => `/account/staff/${id}/factors`,
   dashboard: '/dashboard/getCount',
   dashboardTrends: '/dashboard/trends',
   dashboardTop: '/dashboard/top',

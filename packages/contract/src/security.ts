@@ -3,8 +3,8 @@
  * passkeys, sessions, device tokens").
  */
 import { z } from 'zod';
-import { loginResponse } from './auth.ts';
-import { bool, pathId, text, timestamp } from './fields.ts';
+import { PASSWORD_MAX, loginResponse } from './auth.ts';
+import { bool, pathId, plainText, text, timestamp } from './fields.ts';
 
 export const SECOND_FACTOR_METHODS = ['totp', 'passkey', 'recovery'] as const;
 export const SecondFactorMethod = z.enum(SECOND_FACTOR_METHODS);
@@ -44,6 +44,7 @@ export type TotpSetup = z.infer<typeof totpSetup>;
 export const codeBody = z.strictObject({ code });
 export type CodeBody = z.infer<typeof codeBody>;
 
+/** Recovery codes, shown once: the authenticator app's confirmation, or a renewal. */
 export const totpConfirmed = z.object({
   message: z.string(),
   recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT),
@@ -75,6 +76,71 @@ export const passkeyRenameBody = z.strictObject({ name: passkeyName });
 
 export const passkeyLoginOptionsBody = z.strictObject({ email: text(254).optional() });
 export const passkeyLoginBody = z.strictObject({ response: webauthnResponse });
+
+/** How long a proof of presence counts by default (REAUTH_WINDOW_SECONDS). */
+export const REAUTH_WINDOW_SECONDS = 300;
+
+/** The fields of each kind of proof `POST auth/reauth` takes. */
+const PROOF_KINDS = [['password'], ['method', 'code'], ['response']] as const;
+const PROOF_FIELDS = PROOF_KINDS.flat();
+
+/** `reauthBody`'s rule as the API document states it: exactly one kind of proof, whole. */
+const ONE_PROOF_DOCUMENTED = PROOF_KINDS.map((fields) => ({
+  required: [...fields],
+  not: {
+    anyOf: PROOF_FIELDS.filter((f) => !(fields as readonly string[]).includes(f)).map((f) => ({
+      required: [f],
+    })),
+  },
+}));
+
+/**
+ * `POST auth/reauth`: one proof, of one kind: the password, a code (authenticator app or
+ * recovery) with its method, or a passkey's answer to `auth/reauth/passkey/options`.
+ */
+export const reauthBody = z
+  .strictObject({
+    password: plainText(PASSWORD_MAX).min(1, { error: 'Required' }).optional(),
+    method: z.enum(['totp', 'recovery'], { error: 'Must be totp or recovery' }).optional(),
+    code: code.optional(),
+    response: webauthnResponse.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const given = PROOF_KINDS.filter((fields) => fields.some((f) => body[f] !== undefined));
+    if (given.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'Give the password, a code with its method, or a passkey’s response',
+      });
+      return;
+    }
+    if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1]![0]], message: 'One proof at a time' });
+      return;
+    }
+    for (const field of given[0]!) {
+      if (body[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'Required' });
+    }
+  })
+  .meta({ anyOf: ONE_PROOF_DOCUMENTED });
+export type ReauthBody = z.infer<typeof reauthBody>;
+
+/** A proof accepted: changes that need one are open to this session until `until`. */
+export const reauthAnswer = z.object({ message: z.string(), until: timestamp });
+export type ReauthAnswer = z.infer<typeof reauthAnswer>;
+
+/** The owner's reset of a staff member's second factors: what was removed. */
+export const factorsResetAnswer = z.object({
+  message: z.string(),
+  result: z.object({
+    id: z.number().int(),
+    totp: z.boolean().meta({ description: 'An authenticator app was removed' }),
+    passkeys: z.number().int().meta({ description: 'How many passkeys were removed' }),
+  }),
+});
+export type FactorsResetAnswer = z.infer<typeof factorsResetAnswer>;
 
 /** WebAuthn options for the browser (creation or request options, JSON). */
 export const webauthnOptions = z

@@ -8,7 +8,7 @@ import { CHALLENGE_MINUTES } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import { now } from '../db/dialect.ts';
 
-export type ChallengeKind = 'login' | 'passkey-register' | 'passkey-login';
+export type ChallengeKind = 'login' | 'passkey-register' | 'passkey-login' | 'passkey-reauth';
 
 /** Stores `id` (the challenge itself, random) as a challenge of `kind`, for `accountId` if any. */
 export async function storeChallenge(

@@ -7,6 +7,9 @@
  *
  * Token: `<accountId>.<nonce>.<HMAC-SHA256>`, the HMAC keyed with a key derived from the JWT
  * secret for this use alone, so a device token can never pass for a JWT's signature or the reverse.
+ * It signs the account's password hash too: whatever changes the password (its owner, the owner
+ * of the console, the operator's tool) ends every device token of the account at once, on every
+ * instance, with nothing to remember; the browser that made the change is given a new one.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,28 +35,42 @@ function keyOf(secret: Uint8Array): Buffer {
   return key;
 }
 
-function signature(secret: Uint8Array, accountId: number, nonce: string): Buffer {
-  return createHmac('sha256', keyOf(secret)).update(`${accountId}.${nonce}`).digest();
+/** The account a device token is for, as it is now: its password hash is signed too. */
+export type DeviceAccount = { id: number; passwordHash: string | null };
+
+function signature(secret: Uint8Array, account: DeviceAccount, nonce: string): Buffer {
+  return createHmac('sha256', keyOf(secret))
+    .update(`${account.id}.${nonce}.${account.passwordHash ?? ''}`)
+    .digest();
 }
 
-/** A token for `accountId`: a new device, or (`nonce` given) the same device renewed. */
+/** A token for `account`: a new device, or (`nonce` given) the same device renewed. */
 export function issueDeviceToken(
   secret: Uint8Array,
-  accountId: number,
+  account: DeviceAccount,
   nonce: string = randomBytes(16).toString('base64url'),
 ): string {
-  return `${accountId}.${nonce}.${signature(secret, accountId, nonce).toString('base64url')}`;
+  return `${account.id}.${nonce}.${signature(secret, account, nonce).toString('base64url')}`;
 }
 
-/** The token if this server signed it, else undefined. */
-export function verifyDeviceToken(secret: Uint8Array, value: string): DeviceToken | undefined {
+/**
+ * What a device token says of `account`: the token (valid: this server signed it for this
+ * account since its last password change), `'other'` (it names another account), or `'refused'`
+ * (forged, damaged, signed with another secret, or ended by a password change).
+ */
+export function verifyDeviceToken(
+  secret: Uint8Array,
+  value: string,
+  account: DeviceAccount,
+): DeviceToken | 'other' | 'refused' {
   const match = FORMAT.exec(value);
-  if (!match) return undefined;
+  if (!match) return 'refused';
   const accountId = Number(match[1]);
+  if (accountId !== account.id) return 'other';
   const nonce = match[2]!;
   const given = Buffer.from(match[3]!, 'base64url');
-  const expected = signature(secret, accountId, nonce);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const expected = signature(secret, account, nonce);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'refused';
   return { accountId, nonce };
 }
 
@@ -70,16 +87,26 @@ function deviceCookie(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The device token the request presents: a valid one, `'refused'` for a device cookie this server
- * did not sign (forged, damaged, or signed with another secret), undefined for none.
+ * The device token the request presents, as it stands for `account` (`verifyDeviceToken`);
+ * undefined for none.
  */
 export function readDeviceToken(
   request: FastifyRequest,
   secret: Uint8Array,
-): DeviceToken | 'refused' | undefined {
+  account: DeviceAccount,
+): DeviceToken | 'other' | 'refused' | undefined {
   const value = deviceCookie(request);
-  if (value === undefined) return undefined;
-  return verifyDeviceToken(secret, value) ?? 'refused';
+  return value === undefined ? undefined : verifyDeviceToken(secret, value, account);
+}
+
+/** The nonce of the request's valid device token for `account`, if it presents one. */
+export function knownDevice(
+  request: FastifyRequest,
+  secret: Uint8Array,
+  account: DeviceAccount,
+): string | undefined {
+  const token = readDeviceToken(request, secret, account);
+  return typeof token === 'object' ? token.nonce : undefined;
 }
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?)$/i;
@@ -98,8 +125,24 @@ function plainLoopback(request: FastifyRequest): boolean {
   );
 }
 
-/** Gives the browser `token` to keep (a successful sign-in's answer). */
-export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+/**
+ * Gives the browser a device token for `account` to keep (a successful sign-in's answer, a
+ * password change's): the same device (its nonce, so its budget) when it presents a valid one.
+ * `before`: the account as it was when the request came (a password change's old hash).
+ */
+export function rememberDevice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: Uint8Array,
+  account: DeviceAccount,
+  before: DeviceAccount = account,
+) {
+  const nonce = knownDevice(request, secret, before);
+  setDeviceCookie(request, reply, issueDeviceToken(secret, account, nonce));
+}
+
+/** Gives the browser `token` to keep. */
+function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
   const attributes = [
     `${DEVICE_COOKIE}=${token}`,
     `Max-Age=${DEVICE_TOKEN_DAYS * 24 * 3600}`,

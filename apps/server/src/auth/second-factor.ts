@@ -247,3 +247,27 @@ export async function factorRemoved(
     changes: [change],
   });
 }
+
+/**
+ * Removes every second factor of an account (its authenticator app, recovery codes and passkeys)
+ * and ends all its sessions: the owner's or the operator's remedy when someone else enrolled a
+ * factor (API.md "Proof of presence"), or its owner lost theirs. Answers what was removed. The
+ * caller records it (FACTORS_RESET) and lifts the account's code lock.
+ */
+export async function resetFactors(
+  trx: Db,
+  accountId: number,
+): Promise<{ totp: boolean; passkeys: number }> {
+  const totp = await trx
+    .deleteFrom('totpFactors')
+    .where('accountId', '=', accountId)
+    .returning('confirmedAt')
+    .execute();
+  await trx.deleteFrom('recoveryCodes').where('accountId', '=', accountId).execute();
+  const passkeys = await trx.deleteFrom('passkeys').where('accountId', '=', accountId).execute();
+  await revokeSessionsOf(trx, accountId);
+  return {
+    totp: totp.some((row) => row.confirmedAt !== null),
+    passkeys: passkeys.reduce((n, r) => n + Number(r.numDeletedRows), 0),
+  };
+}

@@ -19,6 +19,8 @@ export type SignedIn = {
    * none): the access check lets it call only the routes that say so (`config.enrolment`).
    */
   enrolmentOnly: boolean;
+  /** When the session last proved who it is (its sign-in, or `auth/reauth`): ISO. */
+  provedAt: string;
 };
 
 /** How a session began (sessions.sign_in_method). */
@@ -57,6 +59,7 @@ export async function startSession(
         revokedAt: null,
         publicId: randomInt(1, MAX_PUBLIC_ID),
         lastSeenAt: at,
+        provedAt: at,
         signInMethod: input.method,
         enrolmentOnly: input.enrolmentOnly ?? false,
       })
@@ -81,7 +84,7 @@ export function accessStatement(db: Db) {
       .selectFrom('sessions as s')
       .innerJoin('accounts as a', 'a.id', 's.accountId')
       .select(['a.id', 'a.role', 'a.name', 'a.email', 'a.status', 's.expiresAt', 's.revokedAt'])
-      .select('s.enrolmentOnly')
+      .select(['s.enrolmentOnly', 's.provedAt', 's.createdAt'])
       .select((eb) =>
         eb
           .exists(
@@ -153,6 +156,8 @@ export class SessionLookup {
           expires_at: string;
           revoked_at: string | null;
           enrolment_only: boolean | number;
+          proved_at: string | null;
+          created_at: string;
           granted: boolean | number;
         }
       | undefined;
@@ -165,6 +170,7 @@ export class SessionLookup {
       email: row.email,
       sessionId,
       enrolmentOnly: Boolean(row.enrolment_only),
+      provedAt: row.proved_at ?? row.created_at,
     };
     const granted = Boolean(row.granted);
     this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);
@@ -172,6 +178,13 @@ export class SessionLookup {
     if (key !== undefined) this.#grants.keep(key, granted, session.version);
     return { account, granted };
   }
+}
+
+/** The session has just proved who it is (API.md "Proof of presence"): from now, recent. */
+export async function markProved(db: Db, sessionId: string): Promise<string> {
+  const at = now();
+  await db.updateTable('sessions').set({ provedAt: at }).where('id', '=', sessionId).execute();
+  return at;
 }
 
 /** Ends one session; true when it was live and this call ended it (not one ended meanwhile). */

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { now } from '../db/dialect.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { record } from '../features/audit/record.ts';
-import { issueDeviceToken, readDeviceToken, setDeviceCookie } from './device-token.ts';
+import { rememberDevice } from './device-token.ts';
 import { needsEnrolment } from './second-factor.ts';
 import { startSession, type SignInMethod } from './sessions.ts';
 import { signToken } from './tokens.ts';
@@ -30,31 +30,35 @@ export async function completeSignIn(
   method: SignInMethod,
 ): Promise<LoginResponse> {
   const { db, secret, config } = ctx;
-  const { sessionId, expiresAt } = await inTransaction(db, request.log, async (trx) => {
-    const session = await startSession(trx, {
-      accountId: account.id,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-      ttlHours: config.sessionTtlHours,
-      method,
-      enrolmentOnly: await needsEnrolment(trx, account),
-    });
-    await trx
-      .insertInto('loginHistory')
-      .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
-      .execute();
-    const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
-    await record(trx, request, { ...entry, accountId: account.id });
-    return session;
-  });
-  // The browser is remembered for this account: the same device (its budget) when it already was.
-  const presented = readDeviceToken(request, secret);
-  const known = typeof presented === 'object' && presented.accountId === account.id;
-  setDeviceCookie(
-    request,
-    reply,
-    issueDeviceToken(secret, account.id, known ? presented.nonce : undefined),
+  const { sessionId, expiresAt, passwordHash } = await inTransaction(
+    db,
+    request.log,
+    async (trx) => {
+      const session = await startSession(trx, {
+        accountId: account.id,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        ttlHours: config.sessionTtlHours,
+        method,
+        enrolmentOnly: await needsEnrolment(trx, account),
+      });
+      await trx
+        .insertInto('loginHistory')
+        .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
+        .execute();
+      const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
+      await record(trx, request, { ...entry, accountId: account.id });
+      // What the device token signs: read with the session, so both are of the same password.
+      const { passwordHash } = await trx
+        .selectFrom('accounts')
+        .select('passwordHash')
+        .where('id', '=', account.id)
+        .executeTakeFirstOrThrow();
+      return { ...session, passwordHash };
+    },
   );
+  // The browser is remembered for this account: the same device (its budget) when it already was.
+  rememberDevice(request, reply, secret, { id: account.id, passwordHash });
   const token = await signToken(secret, { sessionId, accountId: account.id }, expiresAt);
   return { token, loginId: account.email ?? account.phoneNumber ?? String(account.id) };
 }

@@ -1,32 +1,39 @@
 /**
- * Sign-in throttling, decided before any password is checked, in atomic steps: every attempt
- * first takes its place in two counters (its client address and the account identifier it names)
- * with one atomic increment each, so concurrent attempts can never all slip under the limit; a
- * successful or uncounted attempt gives its place back afterwards.
+ * Sign-in throttling, decided before any password or code is checked, in atomic steps: every
+ * attempt first takes its place in two counters (its client address, and the account or the
+ * device it is counted on) with one atomic increment each, so concurrent attempts can never all
+ * slip under the limit; a successful or uncounted attempt gives its place back afterwards.
  *
  * - An address with `maxFailures` attempts in the window is refused (429, Retry-After) for any
  *   account: guessing from one place is slowed down.
- * - An account with `maxFailures` failures in the window is locked, but only for addresses that
- *   failed recently: the owner, signing in from an address with no recent failure, still gets
- *   their password checked, so a stranger who knows the owner's email cannot lock them out. Each
- *   such exempt attempt on a locked account spends one of `maxFailures × 10` a window, so a
- *   guesser with many addresses gets at most that many more guesses.
+ * - An account's failures are counted on the account, whichever identifier was typed (its email
+ *   or its phone number): both name one count. With `maxFailures` failures in the window it is
+ *   locked, but for passwords only for addresses that failed recently: the owner, signing in from
+ *   an address with no recent failure, still gets their password checked, so a stranger who knows
+ *   the owner's email cannot lock them out. Each such exempt attempt on a locked account spends
+ *   one of `maxFailures × 10` a window, so a guesser with many addresses gets at most that many
+ *   more guesses.
  * - A successful sign-in clears the account's count.
- * - A sign-in that presents a valid device token for the account it names (auth/device-token.ts:
- *   the browser signed in to that account before) is counted against that device's own budget
- *   (`deviceMaxFailures` a window) instead of the account's: while strangers keep the account
- *   locked for unknown devices, its owner's known browser still gets its password checked, and a
- *   stolen device token buys only that budget of guesses. Its success leaves the account's count
- *   alone (those failures were not this device's). The address limit applies to it as to any
- *   attempt: an owner sharing one address with a guesser waits for the window like everyone there.
- * - A sign-in's second step (a TOTP or recovery code) is throttled the same way as a password,
- *   with counts of its own per account (`beginCode`), so a guesser who has the password cannot try
- *   codes faster than passwords.
+ * - A device token (auth/device-token.ts: this browser signed in to the account before, since its
+ *   last password change) is counted on that device's own budget (`deviceMaxFailures` a window)
+ *   instead of the account's: while strangers keep the account locked, its owner's known browser
+ *   still gets its password and its codes checked. Its success leaves the account's count alone
+ *   (those failures were not this device's). A device whose budget is spent (a stolen device
+ *   token guessing, or its owner's typos) is counted as an unknown device from then on, never
+ *   refused outright: the owner's browser is no worse off than any other. The address limit
+ *   applies to it as to any attempt.
+ * - Codes (a sign-in's second step, a proof of presence by code) are counted apart from
+ *   passwords, per account (`beginCode`), and without the exemption for clean addresses: someone
+ *   who has the password gets `maxFailures` code guesses a window across all their addresses, and
+ *   the owner's known devices keep their own budgets.
+ * - A session that has just proved who it is may be asked for a code again (turning the
+ *   authenticator app off): those tries count on the session's own budget (`beginOnSession`).
  *
  * The counts live in the database (shared by every instance, no other service needed), or in
  * Redis when REDIS_URL is set. Windows are fixed: a count starts at its first attempt and lasts
  * `windowMinutes`.
  */
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { MESSAGES } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
@@ -148,9 +155,15 @@ export interface Attempt {
 export type ThrottleLimits = {
   /** Attempts per address, and failures per account (or per account's codes), in a window. */
   maxFailures: number;
-  /** Failures per known device (a valid device token) in a window. */
+  /** Failures per known device (a valid device token), or per proved session, in a window. */
   deviceMaxFailures: number;
 };
+
+/**
+ * Whose failures an attempt counts on: an existing account (by id, whatever was typed), or, for
+ * an identifier that names none, that identifier.
+ */
+export type Counted = { accountId: number } | { identifier: string };
 
 export class LoginThrottle {
   readonly #counters: AttemptCounters;
@@ -167,11 +180,13 @@ export class LoginThrottle {
     return `ip:${ip}`;
   }
 
-  static accountKey(identifier: string) {
-    return `login:${identifier.trim().toLowerCase()}`;
+  static accountKey(counted: Counted) {
+    return 'accountId' in counted
+      ? `account:${counted.accountId}`
+      : `login:${counted.identifier.trim().toLowerCase()}`;
   }
 
-  /** The second step's counts: apart from the password's, and out of reach of a typed identifier. */
+  /** The codes' counts: apart from the password's, and out of reach of a typed identifier. */
   static codeKey(accountId: number) {
     return `code:${accountId}`;
   }
@@ -180,24 +195,49 @@ export class LoginThrottle {
     return `device:${nonce}`;
   }
 
+  static deviceCodeKey(nonce: string) {
+    return `device-code:${nonce}`;
+  }
+
   /**
-   * Decides whether an attempt may have its password checked, counting it; answers 429 when not.
-   * The attempt counts as a failure unless `succeeded` or `uncounted` is called after the check.
-   * `device`: the nonce of a valid device token for the account `identifier` names; the device's
-   * own budget then stands in for the account's count.
+   * Decides whether a password attempt may be checked, counting it; answers 429 when not. The
+   * attempt counts as a failure unless `succeeded` or `uncounted` is called after the check.
+   * `device`: the nonce of a valid device token for that account; the device's own budget then
+   * stands in for the account's count (and the account's, once the device's is spent).
    */
-  begin(ip: string, identifier: string, options: { device?: string } = {}): Promise<Attempt> {
-    if (options.device !== undefined) return this.#beginOnDevice(ip, options.device);
-    return this.#beginOnAccount(ip, LoginThrottle.accountKey(identifier));
+  begin(ip: string, counted: Counted, options: { device?: string } = {}): Promise<Attempt> {
+    const onAccount = () =>
+      this.#beginOnAccount(ip, LoginThrottle.accountKey(counted), { exempt: true });
+    if (options.device === undefined) return onAccount();
+    return this.#beginOnOwn(ip, LoginThrottle.deviceKey(options.device), onAccount);
   }
 
-  /** As `begin`, for a second-step code (TOTP or recovery) of the account `accountId`. */
-  beginCode(ip: string, accountId: number): Promise<Attempt> {
-    return this.#beginOnAccount(ip, LoginThrottle.codeKey(accountId));
+  /** As `begin`, for a code (TOTP or recovery) of the account `accountId`. */
+  beginCode(ip: string, accountId: number, options: { device?: string } = {}): Promise<Attempt> {
+    const onAccount = () =>
+      this.#beginOnAccount(ip, LoginThrottle.codeKey(accountId), { exempt: false });
+    if (options.device === undefined) return onAccount();
+    return this.#beginOnOwn(ip, LoginThrottle.deviceCodeKey(options.device), onAccount);
   }
 
-  /** The address's count and the account's (`account`, a key), locked for addresses that failed. */
-  async #beginOnAccount(ip: string, account: string): Promise<Attempt> {
+  /**
+   * A code asked of a session that has just proved who it is: the session's own budget (keyed by
+   * a hash: the session id is its token's secret, and the counts may live in Redis).
+   */
+  beginOnSession(ip: string, sessionId: string): Promise<Attempt> {
+    const key = createHash('sha256').update(sessionId).digest('base64url').slice(0, 22);
+    return this.#beginOnOwn(ip, `session:${key}`);
+  }
+
+  /**
+   * The address's count and the account's (`account`, a key), locked for everyone (`exempt`
+   * false) or for addresses that failed recently (`exempt`).
+   */
+  async #beginOnAccount(
+    ip: string,
+    account: string,
+    options: { exempt: boolean },
+  ): Promise<Attempt> {
     const address = LoginThrottle.addressKey(ip);
     const exempt = `exempt:${account}`;
     const counters = this.#counters;
@@ -210,9 +250,9 @@ export class LoginThrottle {
     const byAccount = await counters.hit(account);
     let spent: string[] = [address, account];
     if (byAccount.count > this.#max) {
-      // Locked. An address whose only attempt in the window is this one may still try, within
-      // the account's budget of such attempts.
-      const clean = byAddress.count === 1;
+      // Locked. An address whose only attempt in the window is this one may still try a
+      // password, within the account's budget of such attempts.
+      const clean = options.exempt && byAddress.count === 1;
       const budget = clean ? await counters.hit(exempt) : undefined;
       if (!budget || budget.count > this.#max * 10) {
         if (budget) spent = [...spent, exempt];
@@ -233,10 +273,12 @@ export class LoginThrottle {
     };
   }
 
-  /** The address's count and the device's own budget, instead of the account's count. */
-  async #beginOnDevice(ip: string, nonce: string): Promise<Attempt> {
+  /**
+   * The address's count and an own budget (`own`: a device's, a session's) of `deviceMaxFailures`.
+   * A spent budget goes on to `fallback` (the account's count) when there is one, else 429.
+   */
+  async #beginOnOwn(ip: string, own: string, fallback?: () => Promise<Attempt>): Promise<Attempt> {
     const address = LoginThrottle.addressKey(ip);
-    const device = LoginThrottle.deviceKey(nonce);
     const counters = this.#counters;
 
     const byAddress = await counters.hit(address);
@@ -244,32 +286,31 @@ export class LoginThrottle {
       await counters.undo(address);
       throw tooManyRequests(MESSAGES.tooManyAttempts, byAddress.retryAfterSeconds);
     }
-    const byDevice = await counters.hit(device);
-    if (byDevice.count > this.#deviceMax) {
+    const byOwn = await counters.hit(own);
+    if (byOwn.count > this.#deviceMax) {
       await counters.undo(address);
-      await counters.undo(device);
-      throw tooManyRequests(MESSAGES.tooManyAttempts, byDevice.retryAfterSeconds);
+      await counters.undo(own);
+      if (fallback) return fallback();
+      throw tooManyRequests(MESSAGES.tooManyAttempts, byOwn.retryAfterSeconds);
     }
     return {
       succeeded: async () => {
         await counters.undo(address);
-        await counters.clear(device);
+        await counters.clear(own);
       },
       uncounted: async () => {
         await counters.undo(address);
-        await counters.undo(device);
+        await counters.undo(own);
       },
     };
   }
 
   /**
-   * Lifts an account's locks (the operator's reset-password): its password failures, and, given
-   * its id, its second-step code failures.
+   * Lifts an account's locks (the operator's reset-password, a reset of its factors): its
+   * password failures and its code failures.
    */
-  async clearAccount(identifier: string, accountId?: number): Promise<void> {
-    const keys = [LoginThrottle.accountKey(identifier)];
-    if (accountId !== undefined) keys.push(LoginThrottle.codeKey(accountId));
-    for (const key of keys) {
+  async clearAccount(accountId: number): Promise<void> {
+    for (const key of [LoginThrottle.accountKey({ accountId }), LoginThrottle.codeKey(accountId)]) {
       await this.#counters.clear(key);
       await this.#counters.clear(`exempt:${key}`);
     }

@@ -55,6 +55,8 @@ export interface SessionTable {
   signInMethod: string | null;
   /** May only enrol a second factor (the owner requires one and the account has none). */
   enrolmentOnly: ColumnType<boolean | number, boolean | undefined, boolean>;
+  /** When the session last proved who it is: its sign-in, or `auth/reauth` since. */
+  provedAt: Timestamp | null;
 }
 
 export interface TotpFactorTable {

@@ -6,15 +6,20 @@
  * A session that may only enrol a second factor (the owner requires one, API.md "The owner's
  * security setting") is let through only to the routes that declare `config.enrolment: true`
  * (own profile, enrolment, sign-out); any other answers 403 "A second factor is required".
+ *
+ * A route that would let someone keep or take an account (adding or removing a factor, ending
+ * other sessions …: API.md "Proof of presence") declares `config.recentProof: true`: the session
+ * must have proved who it is within REAUTH_WINDOW_SECONDS (its sign-in, or `auth/reauth`), else
+ * 403 `{ reauth: true }`. A handler whose need depends on its body calls `requireRecentProof`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_BASE, MESSAGES, type PermissionKind } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import type { ReadPool } from '../db/reads.ts';
 import type { ChangeWatch } from '../db/changes.ts';
 import { SessionLookup, type SignedIn } from '../auth/sessions.ts';
 import { TokenReader } from '../auth/tokens.ts';
-import { forbidden, unauthorized } from './errors.ts';
+import { HttpError, forbidden, unauthorized } from './errors.ts';
 
 export type Access =
   | { kind: 'public' }
@@ -43,6 +48,7 @@ export type DeclaredRoute = {
   access: Access;
   streaming?: true;
   enrolment?: true;
+  recentProof?: true;
 };
 
 declare module 'fastify' {
@@ -53,6 +59,8 @@ declare module 'fastify' {
      * enrolment, sign-out). Every other route refuses such a session.
      */
     enrolment?: true;
+    /** `true`: the session must have proved who it is recently (`requireRecentProof`). */
+    recentProof?: true;
   }
   interface FastifyInstance {
     /** Every API route and its access rule, for the authorization matrix test and the docs. */
@@ -66,6 +74,26 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account; set on every route that is not public. */
     account: SignedIn;
+  }
+}
+
+/** What a refused change answers: prove with `POST auth/reauth`, then send it again. */
+export const reauthRequired = () =>
+  new HttpError(403, MESSAGES.reauthRequired, { extra: { reauth: true } });
+
+/** Until when `account`'s last proof counts (ISO), given the window in seconds. */
+export function proofUntil(account: Pick<SignedIn, 'provedAt'>, windowSeconds: number): string {
+  return new Date(Date.parse(account.provedAt) + windowSeconds * 1000).toISOString();
+}
+
+/**
+ * Refuses (403, `reauth: true`) unless the caller's session proved who it is within the window
+ * (REAUTH_WINDOW_SECONDS): for a handler whose need depends on what it is asked to change.
+ */
+export function requireRecentProof(request: FastifyRequest) {
+  const windowSeconds = request.server.ctx.config.reauthWindowSeconds;
+  if (proofUntil(request.account, windowSeconds) <= new Date().toISOString()) {
+    throw reauthRequired();
   }
 }
 
@@ -89,7 +117,8 @@ export function registerAccessCheck(
       if (method === 'HEAD') continue;
       const streaming = route.config?.streaming ? { streaming: true as const } : {};
       const enrolment = route.config?.enrolment ? { enrolment: true as const } : {};
-      declared.push({ method, url: route.url, access: rule, ...streaming, ...enrolment });
+      const proof = route.config?.recentProof ? { recentProof: true as const } : {};
+      declared.push({ method, url: route.url, access: rule, ...streaming, ...enrolment, ...proof });
     }
   });
 
@@ -113,7 +142,9 @@ export function registerAccessCheck(
     if (account.enrolmentOnly && !request.routeOptions.config.enrolment) {
       throw forbidden(MESSAGES.secondFactorRequired);
     }
-    if (account.role === 'SUPER_ADMIN' || rule.kind === 'signedIn') return;
-    if (rule.kind === 'superAdmin' || !found.granted) throw forbidden();
+    if (account.role !== 'SUPER_ADMIN' && rule.kind !== 'signedIn') {
+      if (rule.kind === 'superAdmin' || !found.granted) throw forbidden();
+    }
+    if (request.routeOptions.config.recentProof) requireRecentProof(request);
   });
 }

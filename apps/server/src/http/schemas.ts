@@ -25,6 +25,20 @@ export function answers<T extends z.ZodType>(
 
 type JsonObject = { [key: string]: unknown };
 
+/** What every route that declares `config.recentProof` adds to its description. */
+export const RECENT_PROOF_NOTE =
+  'Needs a recent proof of presence (API.md "Proof of presence"): the session signed in, or ' +
+  'proved again with `POST auth/reauth`, within REAUTH_WINDOW_SECONDS (300 s by default); ' +
+  'otherwise 403 with `reauth: true` and nothing changes.';
+
+/** The route's schema, its description saying that it needs a recent proof when it does. */
+export function documentRecentProof<T>(schema: T, recentProof: true | undefined): T {
+  if (!recentProof || schema === null || typeof schema !== 'object') return schema;
+  const { description } = schema as JsonObject;
+  const text = typeof description === 'string' && description ? `${description}\n\n` : '';
+  return { ...schema, description: `${text}${RECENT_PROOF_NOTE}` };
+}
+
 /**
  * The route's JSON schemas with each field the contract marks as taking a blank string
  * (`BLANK_TAKEN`: an empty value counts as absent, or clears the value) documented as taking one:

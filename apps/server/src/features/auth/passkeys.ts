@@ -43,6 +43,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { storeChallenge, useChallenge } from '../../auth/challenges.ts';
 import { factorAdded, factorRemoved } from '../../auth/second-factor.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
+import type { AppContext } from '../../context.ts';
 import { record } from '../audit/record.ts';
 
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
@@ -74,14 +75,14 @@ function logRefusal(request: FastifyRequest, err: unknown) {
 }
 
 const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, throttle, config } = app.ctx;
+  const { db, config } = app.ctx;
   const { rpId, rpName, origins } = config.webauthn;
 
   app.post(
     PATHS.passkeyRegisterOptions,
     {
       // It stores a challenge, changing nothing of the account: the verify call is audited.
-      config: { access: access.signedIn, enrolment: true, audit: false },
+      config: { access: access.signedIn, enrolment: true, recentProof: true, audit: false },
       schema: {
         tags: ['auth'],
         summary: 'Starts adding a passkey: the options for navigator.credentials.create()',
@@ -133,7 +134,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     PATHS.passkeyRegisterVerify,
     {
       // The response is an object, which a form cannot carry.
-      config: { access: access.signedIn, enrolment: true, jsonBody: true },
+      config: { access: access.signedIn, enrolment: true, recentProof: true, jsonBody: true },
       schema: {
         tags: ['auth'],
         summary: 'Adds a passkey: the browser’s answer to the creation options, and a name',
@@ -271,7 +272,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     PATHS.passkey(':id'),
     {
-      config: { access: access.signedIn, ifMatch: false },
+      config: { access: access.signedIn, ifMatch: false, recentProof: true },
       schema: {
         tags: ['auth'],
         summary: 'Removes one of the caller’s passkeys',
@@ -374,69 +375,91 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const response = request.body.response as unknown as AuthenticationResponseJSON;
-      const passkey = await db
-        .selectFrom('passkeys as p')
-        .innerJoin('accounts as a', 'a.id', 'p.accountId')
-        .select([
-          'p.id as passkeyId',
-          'p.publicKey',
-          'p.counter',
-          'p.transports',
-          'a.id',
-          'a.role',
-          'a.status',
-          'a.email',
-          'a.phoneNumber',
-        ])
-        .where('p.credentialId', '=', response.id)
-        .executeTakeFirst();
-      // Failures count per address (and per passkey): a flood of assertions is refused early.
-      const attempt = await throttle.begin(
-        request.ip,
-        `passkey:${passkey ? passkey.passkeyId : 'unknown'}`,
-      );
-      const challenge = signedChallenge(response);
-      const used = challenge && (await useChallenge(db, { id: challenge, kind: 'passkey-login' }));
-      if (!challenge || !used || !passkey) throw signInRefused();
-      // An account that cannot sign in here at all reads as an unknown passkey.
-      if (passkey.role === 'USER' || passkey.status === 'DELETED') throw signInRefused();
-      // Options asked for one account's passkey (a password step named it).
-      if (used.accountId !== null && used.accountId !== passkey.id) throw signInRefused();
-      const userHandle = response.response.userHandle;
-      if (userHandle && userHandle !== isoBase64URL.fromUTF8String(String(passkey.id))) {
-        throw signInRefused();
-      }
-      let verified;
-      try {
-        verified = await verifyAuthenticationResponse({
-          response,
-          expectedChallenge: challenge,
-          expectedOrigin: origins,
-          expectedRPID: rpId,
-          credential: {
-            id: response.id,
-            publicKey: isoBase64URL.toBuffer(passkey.publicKey),
-            counter: Number(passkey.counter),
-            ...(passkey.transports ? { transports: passkey.transports.split(',') } : {}),
-          },
-          requireUserVerification: true,
-        });
-      } catch (err) {
-        logRefusal(request, err);
-      }
-      if (!verified?.verified) throw signInRefused();
-      if (passkey.status !== 'ACTIVE') {
+      const checked = await checkAssertion(app.ctx, request, response, 'passkey-login');
+      if (!checked) throw signInRefused();
+      const { account, attempt } = checked;
+      if (account.status !== 'ACTIVE') {
         await attempt.uncounted();
         throw unauthorized(MESSAGES.accountNotActive);
       }
-      await db
-        .updateTable('passkeys')
-        .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: now() })
-        .where('id', '=', passkey.passkeyId)
-        .execute();
       await attempt.succeeded();
-      return completeSignIn(app.ctx, request, reply, passkey, 'passkey');
+      return completeSignIn(app.ctx, request, reply, account, 'passkey');
     },
   );
 };
+
+/**
+ * Checks a passkey's answer to a challenge of `kind` (a sign-in's, or a proof of presence's): it
+ * must sign a challenge handed out for that use, unused and unexpired (for the account it was
+ * handed to, when it names one), on WEBAUTHN_ORIGIN for WEBAUTHN_RP_ID, with the user verified
+ * and the signature counter moving on. Failures count per address (and per passkey): a flood of
+ * assertions is refused early (429). Answers the passkey's account and the throttle's attempt
+ * (to settle), or undefined when refused (the attempt then counts as a failure).
+ */
+export async function checkAssertion(
+  ctx: Pick<AppContext, 'db' | 'throttle' | 'config'>,
+  request: FastifyRequest,
+  response: AuthenticationResponseJSON,
+  kind: 'passkey-login' | 'passkey-reauth',
+) {
+  const { db, throttle, config } = ctx;
+  const { rpId, origins } = config.webauthn;
+  const passkey = await db
+    .selectFrom('passkeys as p')
+    .innerJoin('accounts as a', 'a.id', 'p.accountId')
+    .select([
+      'p.id as passkeyId',
+      'p.publicKey',
+      'p.counter',
+      'p.transports',
+      'a.id',
+      'a.role',
+      'a.status',
+      'a.email',
+      'a.phoneNumber',
+    ])
+    .where('p.credentialId', '=', response.id)
+    .executeTakeFirst();
+  const attempt = await throttle.begin(request.ip, {
+    identifier: `passkey:${passkey ? passkey.passkeyId : 'unknown'}`,
+  });
+  const challenge = signedChallenge(response);
+  const used = challenge && (await useChallenge(db, { id: challenge, kind }));
+  if (!challenge || !used || !passkey) return undefined;
+  // An account that cannot sign in here at all reads as an unknown passkey.
+  if (passkey.role === 'USER' || passkey.status === 'DELETED') return undefined;
+  // Options asked for one account's passkey (a password step named it, or the caller's own).
+  if (used.accountId !== null && used.accountId !== passkey.id) return undefined;
+  const userHandle = response.response.userHandle;
+  if (userHandle && userHandle !== isoBase64URL.fromUTF8String(String(passkey.id))) {
+    return undefined;
+  }
+  let verified;
+  try {
+    verified = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: origins,
+      expectedRPID: rpId,
+      credential: {
+        id: response.id,
+        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        counter: Number(passkey.counter),
+        ...(passkey.transports ? { transports: passkey.transports.split(',') } : {}),
+      },
+      requireUserVerification: true,
+    });
+  } catch (err) {
+    logRefusal(request, err);
+  }
+  if (!verified?.verified) return undefined;
+  await db
+    .updateTable('passkeys')
+    .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: now() })
+    .where('id', '=', passkey.passkeyId)
+    .execute();
+  const { id, role, status, email, phoneNumber } = passkey;
+  return { account: { id, role, status, email, phoneNumber }, attempt };
+}
+
 export default passkeyRoutes;

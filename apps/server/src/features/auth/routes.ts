@@ -15,23 +15,20 @@ import {
   passResetResponse,
   myPermissions,
   profile,
-  type AuditAction,
-  type AuditChange,
   type LoginAnswer,
   type MyPermissions,
   type SecondFactorMethod,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
-import { HttpError, conflict, notFound, unauthorized } from '../../http/errors.ts';
+import { conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashPassword, refuseWeakPassword, verifyPassword } from '../../auth/passwords.ts';
-import { revokeSession, revokeSessionsOf } from '../../auth/sessions.ts';
+import { markProved, revokeSession, revokeSessionsOf } from '../../auth/sessions.ts';
 import { completeSignIn } from '../../auth/sign-in.ts';
 import { useChallenge } from '../../auth/challenges.ts';
-import { readDeviceToken } from '../../auth/device-token.ts';
-import type { Attempt } from '../../auth/throttle.ts';
+import { knownDevice, readDeviceToken, rememberDevice } from '../../auth/device-token.ts';
 import {
   LOGIN_CHALLENGE,
   hasPasskey,
@@ -40,7 +37,8 @@ import {
   newLoginChallenge,
   spendCode,
 } from '../../auth/second-factor.ts';
-import { audited, record, recordAlone } from '../audit/record.ts';
+import { audited, record } from '../audit/record.ts';
+import { securityEvent, throttled } from './security-events.ts';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, throttle, secret } = app.ctx;
@@ -49,37 +47,6 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const countFailures = async (_request: FastifyRequest, reply: FastifyReply) => {
     if (reply.statusCode === 401) app.metrics.signInFailures.inc();
     else if (reply.statusCode === 429) app.metrics.signInThrottled.inc();
-  };
-
-  /** A security event about `accountId`, kept though the request that saw it fails. */
-  const securityEvent = (
-    request: FastifyRequest,
-    accountId: number,
-    action: AuditAction,
-    changes?: AuditChange[],
-  ) =>
-    recordAlone(db, request, {
-      area: 'auth',
-      rowId: accountId,
-      action,
-      accountId,
-      ...(changes ? { changes } : {}),
-    });
-
-  /** Runs `begin` (a throttle's decision); a refusal of an existing account's attempt is audited. */
-  const throttled = async (
-    request: FastifyRequest,
-    accountId: number | undefined,
-    begin: () => Promise<Attempt>,
-  ) => {
-    try {
-      return await begin();
-    } catch (err) {
-      if (accountId !== undefined && err instanceof HttpError && err.statusCode === 429) {
-        await securityEvent(request, accountId, 'SIGN_IN_THROTTLED');
-      }
-      throw err;
-    }
   };
 
   app.post(
@@ -97,11 +64,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Throttled (429 with Retry-After): after LOGIN_MAX_FAILURES (10) attempts in ' +
           'LOGIN_WINDOW_MINUTES (15) from one address, for any account; and after that many ' +
-          'failures for one account, from any address with a recent failure (an address with ' +
+          'failures for one account (counted on the account, whether its email or its phone ' +
+          'number was typed), from any address with a recent failure (an address with ' +
           'none still has its password checked). A browser that sends the `device` cookie an ' +
-          'earlier sign-in to this account set is checked against its own budget ' +
-          "(LOGIN_DEVICE_MAX_FAILURES, 5, a window) instead of the account's count, so it " +
-          'still gets in while the account is locked for unknown devices. ' +
+          'earlier sign-in to this account set (since its last password change) is checked ' +
+          "against its own budget (LOGIN_DEVICE_MAX_FAILURES, 5, a window) instead of the account's " +
+          'count, so it still gets in while the account is locked for unknown devices; once that ' +
+          'budget is spent it is counted as an unknown device. ' +
           'An account with a second factor (an authenticator app or a passkey) answers ' +
           '`{ challenge, methods }` and no token: the sign-in ends with `auth/admin/login/verify` ' +
           'within 5 minutes, or through the passkey calls. Otherwise the answer is the token, ' +
@@ -131,26 +100,29 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         : query.where('a.phoneNumber', '=', identifier);
       const account = await query.executeTakeFirst();
 
-      // A device token counts only for the account it was given to; any other is ignored.
-      const presented = readDeviceToken(request, secret);
-      const device =
-        typeof presented === 'object' && presented.accountId === account?.id
-          ? presented
-          : undefined;
-      if (presented && !device && account) {
-        const why = presented === 'refused' ? 'not signed by this server' : 'another account’s';
-        await securityEvent(request, account.id, 'DEVICE_REFUSED', [
+      // A device token counts only for the account it was given to, since its last password
+      // change; any other is ignored.
+      const presented = account ? readDeviceToken(request, secret, account) : undefined;
+      const device = typeof presented === 'object' ? presented : undefined;
+      if (account && (presented === 'other' || presented === 'refused')) {
+        const why =
+          presented === 'other'
+            ? 'another account’s'
+            : 'not valid: not signed by this server, or ended by a password change';
+        await securityEvent(db, request, account.id, 'DEVICE_REFUSED', [
           { field: 'device', old: null, new: why },
         ]);
       }
 
-      const attempt = await throttled(request, account?.id, () =>
-        throttle.begin(request.ip, identifier, device ? { device: device.nonce } : {}),
+      // Counted on the account, whichever of its identifiers was typed.
+      const counted = account ? { accountId: account.id } : { identifier };
+      const attempt = await throttled(db, request, account?.id, () =>
+        throttle.begin(request.ip, counted, device ? { device: device.nonce } : {}),
       );
       const valid = await verifyPassword(account?.passwordHash ?? null, request.body.password);
       // A failure keeps its place in the counts: that is what throttles guessing.
       if (!account || !valid) {
-        if (account) await securityEvent(request, account.id, 'SIGN_IN_FAILED');
+        if (account) await securityEvent(db, request, account.id, 'SIGN_IN_FAILED');
         throw unauthorized(MESSAGES.invalidCredentials);
       }
       if (account.status !== 'ACTIVE') {
@@ -183,8 +155,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           '`challenge` is what `auth/admin/login` answered; it lasts 5 minutes and is good for one ' +
           'success (an unknown, expired or used one answers 401 "' +
           MESSAGES.challengeExpired +
-          '"). A wrong code answers 401; codes are throttled as passwords are, with counts of ' +
-          'their own per account (429 with Retry-After). A code from the app is accepted once ' +
+          '"). A wrong code answers 401; codes are throttled per address and per account, apart ' +
+          'from passwords and from every address alike (429 with Retry-After), except that a ' +
+          'browser sending a valid `device` cookie of the account tries on its own budget. A ' +
+          'code from the app is accepted once ' +
           '(and one step of 30 s either side of now); a recovery code once. Spaces and dashes ' +
           'in a code are ignored. On success the answer is as a sign-in without a second factor.',
         security: [],
@@ -197,7 +171,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await db
         .selectFrom('authChallenges as c')
         .innerJoin('accounts as a', 'a.id', 'c.accountId')
-        .select(['a.id', 'a.role', 'a.email', 'a.phoneNumber', 'a.status'])
+        .select(['a.id', 'a.role', 'a.email', 'a.phoneNumber', 'a.status', 'a.passwordHash'])
         .select(['c.expiresAt', 'c.usedAt'])
         .where('c.id', '=', challenge)
         .where('c.kind', '=', LOGIN_CHALLENGE)
@@ -206,8 +180,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw unauthorized(MESSAGES.challengeExpired);
       }
       const account = found;
-      const attempt = await throttled(request, account.id, () =>
-        throttle.beginCode(request.ip, account.id),
+      // A known device tries codes on its own budget: guesses from elsewhere never lock it out.
+      const device = knownDevice(request, secret, account);
+      const attempt = await throttled(db, request, account.id, () =>
+        throttle.beginCode(request.ip, account.id, device ? { device } : {}),
       );
       if (account.status !== 'ACTIVE') {
         await attempt.uncounted();
@@ -225,7 +201,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw err;
       });
       if (!spent) {
-        await securityEvent(request, account.id, 'SIGN_IN_FAILED', [
+        await securityEvent(db, request, account.id, 'SIGN_IN_FAILED', [
           { field: 'method', old: null, new: method },
         ]);
         throw unauthorized(MESSAGES.invalidCode);
@@ -273,12 +249,16 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'A new password too easy to guess answers 400 naming `newPassword`, with the reason ' +
           '(it must not be common, nor built from the account’s email, name or phone). A wrong ' +
-          'old password answers 409. The caller’s other sessions end; this one goes on.',
+          'old password answers 409 naming `oldPassword`. The old password is this change’s ' +
+          'proof of presence, so it is throttled as a sign-in is (429 with Retry-After; a ' +
+          'browser with its `device` cookie tries on its own budget). The caller’s other sessions ' +
+          'end and this one goes on, proved; every device token of the account ends but this ' +
+          'browser’s, which gets a new one (`Set-Cookie: device=…`).',
         body: passResetBody,
         response: answers(passResetResponse),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = request.account;
       const row = await db
         .selectFrom('accounts')
@@ -286,9 +266,17 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', me.id)
         .executeTakeFirstOrThrow();
       await refuseWeakPassword(request.body.newPassword, row, 'newPassword');
+      const device = knownDevice(request, secret, row);
+      const attempt = await throttled(db, request, me.id, () =>
+        throttle.begin(request.ip, { accountId: me.id }, device ? { device } : {}),
+      );
       if (!(await verifyPassword(row.passwordHash, request.body.oldPassword))) {
+        await securityEvent(db, request, me.id, 'REAUTH_FAILED', [
+          { field: 'method', old: null, new: 'password' },
+        ]);
         throw conflict(MESSAGES.oldPasswordMismatch, 'oldPassword');
       }
+      await attempt.succeeded();
       const passwordHash = await hashPassword(request.body.newPassword);
       const target = { area: 'auth', table: 'accounts', action: 'PASSWORD', ids: [me.id] } as const;
       await audited(db, request, target, async (trx) => {
@@ -298,7 +286,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('id', '=', me.id)
           .execute();
         await revokeSessionsOf(trx, me.id, me.sessionId);
+        await markProved(trx, me.sessionId);
       });
+      rememberDevice(request, reply, secret, { id: me.id, passwordHash }, row);
       return { message: MESSAGES.passwordReset, result: { id: row.id, email: row.email } };
     },
   );

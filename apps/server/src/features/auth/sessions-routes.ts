@@ -23,7 +23,7 @@ import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { deviceLabel } from '../../auth/device.ts';
 import { revokeSession } from '../../auth/sessions.ts';
-import { access } from '../../http/access.ts';
+import { access, requireRecentProof } from '../../http/access.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { answers } from '../../http/schemas.ts';
 import { record } from '../audit/record.ts';
@@ -116,9 +116,14 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     request: FastifyRequest,
     target: { area: AuditArea; accountId: number },
     publicId: number,
+    options: { proofForOthers?: boolean } = {},
   ) {
     await inTransaction(db, request.log, async (trx) => {
       const session = await liveSessions(trx, target.accountId, publicId).executeTakeFirst();
+      // Ending one's own current session is signing out; ending another needs a recent proof.
+      if (options.proofForOthers && session && session.id !== request.account.sessionId) {
+        requireRecentProof(request);
+      }
       const ended = session ? await endSessions(trx, request, target, [session]) : [];
       if (ended.length === 0) throw notFound(MESSAGES.sessionNotFound);
     });
@@ -175,20 +180,23 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Ends one of the caller’s sessions',
         description:
-          'Its token stops working at once. Ending the current one signs out. A session of ' +
-          'another account, or one already ended, answers 404.',
+          'Its token stops working at once. Ending the current one signs out; ending another ' +
+          'needs a recent proof of presence (403 with `reauth: true` otherwise: API.md "Proof ' +
+          'of presence"). A session of another account, or one already ended, answers 404.',
         params: sessionParams,
         response: answers(deleteResponse),
       },
     },
     async (request) =>
-      endOne(request, { area: 'auth', accountId: request.account.id }, request.params.id),
+      endOne(request, { area: 'auth', accountId: request.account.id }, request.params.id, {
+        proofForOthers: true,
+      }),
   );
 
   app.delete(
     PATHS.mySessions,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, recentProof: true },
       onRequest: refuseMissingNumber,
       schema: {
         tags: ['auth'],

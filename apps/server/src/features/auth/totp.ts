@@ -19,6 +19,7 @@ import { answers } from '../../http/schemas.ts';
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { record } from '../audit/record.ts';
 import {
   factorAdded,
   factorRemoved,
@@ -87,7 +88,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // A set-up not confirmed signs nobody in: the factor is recorded once confirmed
       // (FACTOR_ADDED), and its secret is never written to the log.
-      config: { ...enrolment, audit: false },
+      config: { ...enrolment, recentProof: true, audit: false },
       schema: {
         tags: TAGS,
         summary: 'Starts setting up an authenticator app',
@@ -125,7 +126,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.totpConfirm,
     {
-      config: enrolment,
+      config: { ...enrolment, recentProof: true },
       schema: {
         tags: TAGS,
         summary: 'Turns the authenticator app on with a code from it',
@@ -171,15 +172,15 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     PATHS.totp,
     {
-      config: enrolment,
+      config: { ...enrolment, recentProof: true },
       schema: {
         tags: TAGS,
         summary: 'Turns the authenticator app off',
         description:
           'Takes a current code from the app or an unused recovery code (a wrong one answers 409 ' +
-          'naming `code`; codes are throttled as at sign-in, 429 with Retry-After). Removes the ' +
-          'app and the recovery codes, and ends every other session of the account. 409 when no ' +
-          'app is on.',
+          'naming `code`; LOGIN_DEVICE_MAX_FAILURES wrong codes a window per session, then 429 ' +
+          'with Retry-After). Removes the app and the recovery codes, and ends every other ' +
+          'session of the account. 409 when no app is on.',
         body: codeBody,
         response: answers(messageResponse),
       },
@@ -193,7 +194,9 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('confirmedAt', 'is not', null)
         .executeTakeFirst();
       if (!on) throw conflict(MESSAGES.totpNotOn);
-      const attempt = await throttle.beginCode(request.ip, me.id);
+      // The session has just proved who it is: its tries are its own, and a stolen token (which
+      // cannot prove) cannot spend the account's budget of codes here.
+      const attempt = await throttle.beginOnSession(request.ip, me.sessionId);
       const removed = await inTransaction(db, request.log, async (trx) => {
         if (!(await spendCode(trx, me.id, request.body.code))) return false;
         await trx.deleteFrom('totpFactors').where('accountId', '=', me.id).execute();
@@ -207,6 +210,37 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!removed) throw invalidCode();
       await attempt.succeeded();
       return { message: MESSAGES.totpDisabled };
+    },
+  );
+
+  app.post(
+    PATHS.recoveryCodes,
+    {
+      config: { access: access.signedIn, recentProof: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Makes new recovery codes; the old ones stop working',
+        description:
+          'Answers 10 new recovery codes, shown only this once; every earlier code, used or not, ' +
+          'stops working. 409 when no authenticator app is set up (recovery codes come with it).',
+        response: answers(totpConfirmed),
+      },
+    },
+    async (request) => {
+      const me = request.account;
+      const recoveryCodes = await inTransaction(db, request.log, async (trx) => {
+        const on = await trx
+          .selectFrom('totpFactors')
+          .select('accountId')
+          .where('accountId', '=', me.id)
+          .where('confirmedAt', 'is not', null)
+          .executeTakeFirst();
+        if (!on) throw conflict(MESSAGES.totpNotOn);
+        const codes = await replaceRecoveryCodes(trx, me.id);
+        await record(trx, request, { area: 'auth', rowId: me.id, action: 'RECOVERY_CODES' });
+        return codes;
+      });
+      return { message: MESSAGES.recoveryCodesRenewed, recoveryCodes };
     },
   );
 };

@@ -9,6 +9,7 @@ import {
   MESSAGES,
   PATHS,
   deleteResponse,
+  factorsResetAnswer,
   idParams,
   staffCreateBody,
   staffList,
@@ -22,7 +23,7 @@ import {
   type Status,
   type AuditAction,
 } from '@master-admin/contract';
-import { access } from '../../http/access.ts';
+import { access, requireRecentProof } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { answers } from '../../http/schemas.ts';
@@ -33,7 +34,9 @@ import { USERS_LIST } from '../users/routes.ts';
 import type { Db } from '../../db/connect.ts';
 import { hashPassword, refuseWeakPassword } from '../../auth/passwords.ts';
 import { revokeSessionsOf } from '../../auth/sessions.ts';
-import { audited, auditedCreate } from '../audit/record.ts';
+import { resetFactors } from '../../auth/second-factor.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { audited, auditedCreate, record } from '../audit/record.ts';
 import { createBackOfficeAccount } from '../accounts/service.ts';
 import { permissionGroups } from './permissions.ts';
 
@@ -89,7 +92,7 @@ export const STAFF_LIST = defineList({
 });
 
 const staffRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, lists } = app.ctx;
+  const { db, lists, throttle } = app.ctx;
 
   async function findStaff(id: number): Promise<Staff> {
     const row = await selectStaff(db).where('a.id', '=', id).executeTakeFirst();
@@ -245,7 +248,9 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...described(
           'Changes a staff account’s name, email, phone number or job title',
-          'Email and phone number stay unique as on create (409 naming the field).',
+          'Email and phone number stay unique as on create (409 naming the field). A new email ' +
+            'needs a recent proof of presence (403 with `reauth: true` otherwise: API.md ' +
+            '"Proof of presence").',
         ),
         params: idParams,
         body: staffUpdateBody,
@@ -255,7 +260,10 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       const { name, email, phoneNumber, roles } = request.body;
-      await findStaff(id);
+      const before = await findStaff(id);
+      // A new email is a new way into the account (its sign-in, its passkeys' name).
+      if (email !== undefined && email !== before.staffDetail[0]?.email)
+        requireRecentProof(request);
       await checkUnique({ email, phoneNumber }, id);
       await unique(() =>
         audited(db, request, target('UPDATE', id), (trx) =>
@@ -280,13 +288,14 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     PATHS.staffPassword(':id'),
     {
-      config: { access: access.superAdmin },
+      config: { access: access.superAdmin, recentProof: true },
       schema: {
         ...described(
           'Sets a staff account’s password (8..128 characters)',
           'A password too easy to guess answers 400 naming `password`, with the reason (not ' +
             'common, nor built from the account’s email, name or phone number). Every session ' +
-            'of that account ends at once: it signs in again with the new password.',
+            'of that account ends at once: it signs in again with the new password; so does ' +
+            'every device token of that account.',
         ),
         params: idParams,
         body: staffPasswordBody,
@@ -356,6 +365,45 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
       );
       return { message: MESSAGES.statusUpdated, result: await findStaff(id) };
+    },
+  );
+
+  app.delete(
+    PATHS.staffFactors(':id'),
+    {
+      config: { access: access.superAdmin, recentProof: true, ifMatch: false },
+      schema: {
+        ...described(
+          'Resets a staff account’s second factors',
+          'Removes its authenticator app, recovery codes and passkeys, ends all its sessions ' +
+            'and lifts its code lock: the remedy when someone else enrolled a factor on it, or ' +
+            'it lost its own. It signs in again with its password, then (when the owner ' +
+            'requires one) enrols a factor anew. Answers what was removed; an account without ' +
+            'factors answers 200 with nothing removed.',
+        ),
+        params: idParams,
+        response: answers(factorsResetAnswer),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const row = await findStaff(id);
+      if (row.status === 'DELETED') throw notFound(MESSAGES.staffNotFound);
+      const removed = await inTransaction(db, request.log, async (trx) => {
+        const result = await resetFactors(trx, id);
+        await record(trx, request, {
+          area: 'staff',
+          rowId: id,
+          action: 'FACTORS_RESET',
+          changes: [
+            { field: 'totp', old: result.totp, new: false },
+            { field: 'passkeys', old: result.passkeys, new: 0 },
+          ],
+        });
+        return result;
+      });
+      await throttle.clearAccount(id);
+      return { message: MESSAGES.factorsReset, result: { id, ...removed } };
     },
   );
 

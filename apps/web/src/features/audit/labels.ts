@@ -36,6 +36,10 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   SESSION_ENDED: 'Session ended',
   DEVICE_REFUSED: 'Device token refused',
   SECURITY: 'Security setting changed',
+  REAUTH: 'Confirmed it was them',
+  REAUTH_FAILED: 'Confirmation failed',
+  RECOVERY_CODES: 'New recovery codes',
+  FACTORS_RESET: 'Second factors reset',
 };
 
 export const ACTION_COLORS: Record<AuditAction, string> = {
@@ -55,4 +59,8 @@ export const ACTION_COLORS: Record<AuditAction, string> = {
   SESSION_ENDED: 'gray',
   DEVICE_REFUSED: 'red',
   SECURITY: 'orange',
+  REAUTH: 'gray',
+  REAUTH_FAILED: 'red',
+  RECOVERY_CODES: 'orange',
+  FACTORS_RESET: 'orange',
 };
