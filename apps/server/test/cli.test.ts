@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PATHS } from '@master-admin/contract';
 import { ADMIN, TEST_DB, createPgDatabase, runCli, startServer } from './harness.ts';
+import { signInCalls } from './second-factors.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -153,6 +155,48 @@ describe('reset-password', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('No back-office account has the email nobody@test.local.');
     expect(await loginStatus(ADMIN.email, ADMIN.password)).toBe(200);
+  });
+});
+
+describe('reset-factors', () => {
+  it('removes an account’s factors, signs it out everywhere, lifts its code lock; audited', async () => {
+    const { staffWithTotp, challengeFor, verify } = signInCalls(s);
+    const staff = await staffWithTotp();
+    // Someone guessed at its codes: locked for everyone without a device token.
+    const { challenge } = await challengeFor(staff.email, staff.password);
+    for (let i = 0; i < s.config.login.maxFailures; i += 1) {
+      await verify({ challenge, method: 'recovery', code: `aaaaa-aaaa${i}` });
+    }
+    await expect(s.ctx.throttle.beginCode('10.8.0.1', staff.id)).rejects.toMatchObject({
+      statusCode: 429,
+    });
+    const r = await cli(['reset-factors', '--email', staff.email]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `Removed its authenticator app and recovery codes of ${staff.email} (STAFF)`,
+    );
+    expect((await s.api({ url: PATHS.adminDetail, token: staff.token })).statusCode).toBe(401);
+    await expect(s.ctx.throttle.beginCode('10.8.0.1', staff.id)).resolves.toBeDefined();
+    // Its password alone signs in again.
+    const again = await s.api({
+      method: 'POST',
+      url: PATHS.login,
+      payload: { email: staff.email, password: staff.password },
+    });
+    expect(again.json()).toHaveProperty('token');
+    const [entry] = await s.auditOf(staff.id, 'FACTORS_RESET');
+    expect(entry).toMatchObject({
+      area: 'staff',
+      rowId: staff.id,
+      device: 'npm run admin reset-factors',
+    });
+
+    const none = await cli(['reset-factors', '--email', staff.email]);
+    expect(none.stdout).toContain(`${staff.email} (STAFF) had no second factor`);
+    const unknown = await cli(['reset-factors', '--email', 'nobody@test.local']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No back-office account has the email nobody@test.local.');
   });
 });
 
