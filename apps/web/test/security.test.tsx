@@ -141,9 +141,7 @@ describe('the authenticator app', () => {
     );
     const { router } = renderApp('/profile', { signedInAs: 'asha@example.com' });
     expect(
-      await screen.findByText(
-        '2 of 10 recovery codes left. For new ones, remove the app and set it up again.',
-      ),
+      await screen.findByText('2 of 10 recovery codes left. Make new ones before they run out.'),
     ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove the authenticator app' });
@@ -160,6 +158,37 @@ describe('the authenticator app', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText(MESSAGES.totpDisabled)).toBeInTheDocument();
     expect(sent).toEqual([{ code: '111111' }, { code: 'k7m2-q9xr' }]);
+  });
+});
+
+describe('new recovery codes', () => {
+  it('are made after a confirm and shown once', async () => {
+    let made = 0;
+    server.use(
+      me(),
+      myFactors(() => ({ totp: true, recoveryCodesLeft: made > 0 ? 10 : 1 })),
+      http.post(api('/account/me/recovery-codes'), () => {
+        made += 1;
+        return HttpResponse.json({
+          message: MESSAGES.recoveryCodesRenewed,
+          recoveryCodes: RECOVERY_CODES,
+        });
+      }),
+    );
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    await userEvent.click(await screen.findByRole('button', { name: 'New recovery codes' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Make new recovery codes?' });
+    expect(made).toBe(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Make new codes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save your recovery codes' });
+    const list = within(dialog).getByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(RECOVERY_CODES);
+    expect(made).toBe(1);
+    expect(await screen.findByText('10 of 10 recovery codes left.')).toBeInTheDocument();
   });
 });
 
@@ -338,6 +367,167 @@ describe('sessions', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/sign-in'));
     expect(signedOut).toBe(true);
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+});
+
+/** The server's 403 for a change whose session proved itself too long ago. */
+const proofAsked = () =>
+  HttpResponse.json(
+    { statusCode: 403, error: 'Forbidden', message: MESSAGES.reauthRequired, reauth: true },
+    { status: 403 },
+  );
+
+describe('confirming it’s you before a change of how the account signs in', () => {
+  /**
+   * Ending every other session, refused until a proof was given: the calls it made, and the
+   * proofs sent, in order.
+   */
+  function proofRequired(prove: (body: Record<string, unknown>) => Response | undefined) {
+    const calls: string[] = [];
+    const proofs: unknown[] = [];
+    let proved = false;
+    server.use(
+      me(),
+      http.get(api('/account/me/sessions'), () =>
+        HttpResponse.json({
+          result: [
+            {
+              id: 1,
+              device: 'Chrome on Linux',
+              ip: '10.0.0.1',
+              createdAt: '2026-11-01T00:00:00.000Z',
+              lastSeenAt: null,
+              current: true,
+              method: 'password',
+            },
+            {
+              id: 2,
+              device: 'Safari on iOS',
+              ip: '10.0.0.2',
+              createdAt: '2026-11-01T00:00:00.000Z',
+              lastSeenAt: null,
+              current: false,
+              method: 'password',
+            },
+          ] satisfies SessionRow[],
+        }),
+      ),
+      http.delete(api('/account/me/sessions'), () => {
+        calls.push(proved ? 'ended' : 'refused');
+        return proved
+          ? HttpResponse.json({
+              message: MESSAGES.otherSessionsEnded,
+              result: { ids: [2], count: 1 },
+            })
+          : proofAsked();
+      }),
+      http.post(api('/auth/reauth'), async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        proofs.push(body);
+        const refused = prove(body);
+        if (refused) return refused;
+        proved = true;
+        return HttpResponse.json({
+          message: MESSAGES.reauthDone,
+          until: '2026-11-28T12:05:00.000Z',
+        });
+      }),
+    );
+    return { calls, proofs };
+  }
+
+  async function endOthers() {
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    await userEvent.click(await screen.findByRole('button', { name: 'End all other sessions' }));
+    const confirm = await screen.findByRole('dialog', { name: /every other session/i });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'End other sessions' }));
+    return screen.findByRole('dialog', { name: 'Confirm it’s you' });
+  }
+
+  it('asks in place for the password, marks a wrong one, then makes the change', async () => {
+    const { calls, proofs } = proofRequired((body) =>
+      body.password === 'right-password'
+        ? undefined
+        : errorJson(409, 'Conflict', MESSAGES.wrongPassword, 'password'),
+    );
+    const prompt = await endOthers();
+    const password = within(prompt).getByLabelText('Password');
+    await userEvent.type(password, 'wrong-password');
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(password).toHaveAccessibleDescription(MESSAGES.wrongPassword));
+    // Still signed in: a refused proof ends nothing.
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('test-token');
+    await userEvent.clear(password);
+    await userEvent.type(password, 'right-password');
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText(MESSAGES.otherSessionsEnded)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Confirm it’s you' })).toBeNull(),
+    );
+    expect(calls).toEqual(['refused', 'ended']);
+    expect(proofs).toEqual([{ password: 'wrong-password' }, { password: 'right-password' }]);
+  });
+
+  it('takes a code from the app, or a recovery code, when the account has them', async () => {
+    server.use(myFactors({ totp: true, recoveryCodesLeft: 4 }));
+    const { calls, proofs } = proofRequired(() => undefined);
+    const prompt = await endOthers();
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.click(
+      within(prompt).getByRole('button', { name: 'Use the authenticator app' }),
+    );
+    // Complete at its sixth digit.
+    await userEvent.type(
+      within(prompt).getByRole('textbox', { name: 'Authentication code' }),
+      '123456',
+    );
+    expect(await screen.findByText(MESSAGES.otherSessionsEnded)).toBeInTheDocument();
+    expect(proofs).toEqual([{ method: 'totp', code: '123456' }]);
+    expect(calls).toEqual(['refused', 'ended']);
+  });
+
+  it('takes a passkey when the account has one and the browser can use it', async () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    server.use(
+      myFactors({ passkeys: 1 }),
+      http.post(api('/auth/reauth/passkey/options'), () =>
+        HttpResponse.json({
+          challenge: 'reauth-challenge',
+          allowCredentials: [{ id: 'cred-1', type: 'public-key' }],
+        }),
+      ),
+    );
+    const assertion = {
+      id: 'cred-1',
+      rawId: 'cred-1',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30' },
+    };
+    webauthn.startAuthentication.mockResolvedValue(assertion);
+    const { calls, proofs } = proofRequired(() => undefined);
+    const prompt = await endOthers();
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Use your passkey' }));
+    expect(await screen.findByText(MESSAGES.otherSessionsEnded)).toBeInTheDocument();
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: {
+        challenge: 'reauth-challenge',
+        allowCredentials: [{ id: 'cred-1', type: 'public-key' }],
+      },
+    });
+    expect(proofs).toEqual([{ response: assertion }]);
+    expect(calls).toEqual(['refused', 'ended']);
+    vi.unstubAllGlobals();
+  });
+
+  it('closed, changes nothing and says so', async () => {
+    const { calls, proofs } = proofRequired(() => undefined);
+    const prompt = await endOthers();
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText(MESSAGES.reauthCancelled)).toBeInTheDocument();
+    expect(calls).toEqual(['refused']);
+    expect(proofs).toEqual([]);
+    // Not taken for a grant taken away: the screen stays.
+    expect(screen.queryByText(MESSAGES.accessDenied)).toBeNull();
   });
 });
 

@@ -367,6 +367,53 @@ describe('staff security', () => {
     expect(ended).toEqual(['31']);
   });
 
+  it('resets a staff member’s second factors after confirming, saying what was removed', async () => {
+    let reset = 0;
+    server.use(
+      http.get(api('/account/staff/profile/5'), () =>
+        HttpResponse.json({ ...staffRow(5), perms: perms() }),
+      ),
+      http.get(api('/account/staff/sessions/5'), () =>
+        HttpResponse.json({
+          result:
+            reset > 0
+              ? []
+              : [
+                  {
+                    id: 31,
+                    device: 'Edge 141 on Windows',
+                    ip: '192.0.2.10',
+                    createdAt: '2026-11-20T08:00:00.000Z',
+                    lastSeenAt: null,
+                    current: false,
+                    method: 'passkey',
+                  },
+                ],
+        }),
+      ),
+      http.delete(api('/account/staff/5/factors'), () => {
+        reset += 1;
+        return HttpResponse.json({
+          message: 'Second factors reset',
+          result: { id: 5, totp: true, passkeys: 2 },
+        });
+      }),
+    );
+    renderApp('/account/staff/profile/5', { signedInAs: 'owner@example.com' });
+    await screen.findByRole('list', { name: 'Sessions of Person 5' });
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Person 5' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Reset second factors' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Reset second factors?' });
+    expect(confirm).toHaveTextContent('every session of theirs ends');
+    expect(reset).toBe(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Reset second factors' }));
+    expect(
+      await screen.findByText('Second factors reset: removed the authenticator app and 2 passkeys'),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Not signed in anywhere.')).toBeInTheDocument();
+    expect(reset).toBe(1);
+  });
+
   it('lets the owner require a second factor for all staff, after saying what it does', async () => {
     let required = false;
     const sent: string[] = [];

@@ -44,6 +44,7 @@ export const MESSAGES = {
   // Proof of presence (API.md, "Proof of presence for what a stolen token must not do")
   reauthRequired: 'Confirm it’s you',
   reauthDone: 'Confirmed: it’s you',
+  reauthCancelled: 'Nothing was changed: this needs you to confirm it’s you',
   wrongPassword: 'This password is not right',
   noPasskey: 'This account has no passkey',
   recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work',

@@ -95,13 +95,32 @@ export function setForbiddenHandler(handler: () => void) {
 }
 
 /**
+ * Asks the person to prove who they are (the signed-in shell's prompt, components/ReauthPrompt):
+ * resolves true once proved, false when they decline. Unset, nobody can be asked.
+ */
+let onReauth: () => Promise<boolean> = () => Promise.resolve(false);
+
+export function setReauthHandler(handler: (() => Promise<boolean>) | undefined) {
+  onReauth = handler ?? (() => Promise.resolve(false));
+}
+
+/** The prompt under way: every call refused meanwhile waits for the same answer. */
+let proving: Promise<boolean> | undefined;
+
+/** Whether an answer asks for a recent proof of presence (API.md "Proof of presence"). */
+function asksProof(status: number, data: unknown): boolean {
+  return status === 403 && (data as { reauth?: unknown } | undefined)?.reauth === true;
+}
+
+/**
  * The text of a failure answer: its message, else its error, else the status line, else
  * "Unknown error from API". A 403 reads "Access Denied!", unless it says a second factor is
- * required first (what to do about it differs).
+ * required first, or a proof of presence (what to do about them differs).
  */
 export function failureText(status: number, data: unknown, statusText = ''): string {
   const body = data as Partial<ErrorResponse> | undefined;
   if (status === 403) {
+    if (asksProof(status, data)) return MESSAGES.reauthCancelled;
     return body?.message === MESSAGES.secondFactorRequired
       ? MESSAGES.secondFactorRequired
       : MESSAGES.accessDenied;
@@ -163,7 +182,8 @@ function failure(
     session.clear();
     onUnauthorized();
   }
-  if (status === 403) onForbidden();
+  // Not a grant taken away: the person declined to prove who they are.
+  if (status === 403 && !asksProof(status, data)) onForbidden();
   const sent = (data as Partial<ErrorResponse> | undefined)?.details;
   const details: FieldError[] = Array.isArray(sent) ? sent : [];
   // Every body that carries a one-time code names it `code`: a refused one is marked there.
@@ -328,12 +348,19 @@ function send(config: RequestConfig): Promise<Answer> {
   );
 }
 
-/** Sends a request and checks the answer against `schema`. */
+/**
+ * Sends a request and checks the answer against `schema`. A change that needs a recent proof of
+ * presence asks for one in place (the shell's prompt) and is sent again once it is given.
+ */
 export async function request<S extends z.ZodType>(
   schema: S,
   config: RequestConfig,
 ): Promise<z.output<S>> {
-  const res = await send(config);
+  let res = await send(config);
+  if (asksProof(res.status, res.data)) {
+    proving ??= onReauth().finally(() => (proving = undefined));
+    if (await proving) res = await send(config);
+  }
   if (res.status < 200 || res.status >= 300) {
     throw failure(res.status, res.data, res.statusText, config.url, res.retryAfter);
   }

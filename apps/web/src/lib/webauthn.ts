@@ -13,6 +13,7 @@ import {
   PATHS,
   loginResponse,
   passkeyCreated,
+  reauthAnswer,
   webauthnOptions,
   type LoginResponse,
 } from '@master-admin/contract';
@@ -104,4 +105,13 @@ export async function addPasskey(name: string) {
     throw promptFailure(err);
   });
   return api.json('POST', PATHS.passkeyRegisterVerify, passkeyCreated, { name, response });
+}
+
+/** Proves who the signed-in person is with one of the account's passkeys (API.md "Proof of presence"). */
+export async function proveWithPasskey() {
+  const options = await api.json('POST', PATHS.reauthPasskeyOptions, webauthnOptions, {});
+  const response = await startAuthentication({ optionsJSON: options }).catch((err: unknown) => {
+    throw promptFailure(err);
+  });
+  return api.json('POST', PATHS.reauth, reauthAnswer, { response });
 }

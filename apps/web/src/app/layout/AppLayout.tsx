@@ -38,6 +38,7 @@ import { factorKeys, seedFactors } from '../../lib/factors';
 import { MAIN_NAV, MORE_NAV, type NavItem } from './nav';
 import { ENROLMENT_PATH, EnrolmentGate, useEnrolmentRequired } from './EnrolmentGate';
 import { AppProviders } from '../app-providers';
+import { ReauthPrompt } from '../../components/ReauthPrompt';
 import classes from './AppLayout.module.css';
 
 /**
@@ -279,6 +280,7 @@ function Shell() {
             <GuardedOutlet />
           </EnrolmentGate>
         )}
+        <ReauthPrompt />
       </AppShell.Main>
     </AppShell>
   );

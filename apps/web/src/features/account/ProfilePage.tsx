@@ -1,7 +1,6 @@
 import { Grid, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { PATHS, profile, type Profile } from '@master-admin/contract';
-import { api, errorText } from '../../lib/api';
+import { errorText } from '../../lib/api';
+import { useProfile } from '../../lib/profile';
 import { formatDateTime } from '../../lib/format';
 import { useMyFactors } from '../../lib/factors';
 import { PageHeader } from '../../components/PageHeader';
@@ -9,7 +8,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { PasswordCard } from './PasswordCard';
 import { SecuritySection } from './security/SecuritySection';
 
-function ProfileCard(props: { me: ReturnType<typeof useMe> }) {
+function ProfileCard(props: { me: ReturnType<typeof useProfile> }) {
   const { me } = props;
   const rows: [string, React.ReactNode][] = me.data
     ? [
@@ -42,20 +41,13 @@ function ProfileCard(props: { me: ReturnType<typeof useMe> }) {
   );
 }
 
-function useMe() {
-  return useQuery<Profile>({
-    queryKey: ['account', 'me'],
-    queryFn: () => api.get(PATHS.adminDetail, profile),
-  });
-}
-
 /**
  * The own account: profile, password, and how it signs in (security). While the owner requires a
  * second factor this account lacks (the shell keeps every other screen closed), security comes
  * first and the password waits: the server refuses its change until then.
  */
 export default function ProfilePage() {
-  const me = useMe();
+  const me = useProfile();
   const required = useMyFactors().data?.enrolmentRequired === true;
   return (
     <>

@@ -10,10 +10,11 @@ import {
 import { FormDialog } from '../../components/FormDialog';
 import { NewPasswordFormField, TextFormField } from '../../components/FormFields';
 import { StatusDialog } from '../../components/StatusDialog';
-import { confirmDelete } from '../../components/confirm';
+import { confirmAction, confirmDelete } from '../../components/confirm';
 import {
   useCreateStaff,
   useDeleteStaff,
+  useResetStaffFactors,
   useStaffPassword,
   useStaffStatus,
   useUpdateStaff,
@@ -171,6 +172,22 @@ export function StaffDialogs(props: { dialog: StaffDialog; onClose: () => void }
 }
 
 /** Asks, then deletes (the account becomes DELETED, is signed out and cannot sign in). */
+/**
+ * Asks before removing a staff member's second factors: the remedy when someone else added one
+ * to their account (a stolen session), or they lost their phone or passkey.
+ */
+export function useConfirmResetFactors() {
+  const reset = useResetStaffFactors();
+  return (staff: Staff) =>
+    confirmAction({
+      title: 'Reset second factors?',
+      message: `${staffName(staff)}’s authenticator app, recovery codes and passkeys are removed, and every session of theirs ends. They sign in again with their password, and set up a second factor anew where you require one.`,
+      confirmLabel: 'Reset second factors',
+      danger: true,
+      onConfirm: () => reset.mutate(staff.id),
+    });
+}
+
 export function useConfirmDeleteStaff(onDeleted?: () => void) {
   const remove = useDeleteStaff();
   return (staff: Staff) =>

@@ -17,7 +17,13 @@ import { formatDateTime } from '../../lib/format';
 import { useStaffProfile } from './api';
 import { PermissionGrid } from './PermissionGrid';
 import { StaffSessionsCard } from './StaffSessionsCard';
-import { StaffDialogs, staffName, useConfirmDeleteStaff, type StaffDialog } from './StaffDialogs';
+import {
+  StaffDialogs,
+  staffName,
+  useConfirmDeleteStaff,
+  useConfirmResetFactors,
+  type StaffDialog,
+} from './StaffDialogs';
 
 /** The id in the address, or undefined when it cannot name an account. */
 export function idFrom(param: string | undefined): number | undefined {
@@ -31,6 +37,7 @@ export default function StaffProfilePage() {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<StaffDialog>(null);
   const confirmDelete = useConfirmDeleteStaff(() => void navigate('/staff-details'));
+  const confirmReset = useConfirmResetFactors();
   const back = <BackLink to="/staff-details" label="All staff" />;
 
   if (id === undefined || (query.error instanceof ApiError && query.error.status === 404)) {
@@ -85,6 +92,12 @@ export default function StaffProfilePage() {
                   onClick: () => setDialog({ kind: 'password', staff }),
                 },
                 { label: 'Change status', onClick: () => setDialog({ kind: 'status', staff }) },
+                {
+                  label: 'Reset second factors',
+                  danger: true,
+                  allowed: staff.status !== 'DELETED',
+                  onClick: () => confirmReset(staff),
+                },
                 {
                   label: 'Delete',
                   danger: true,

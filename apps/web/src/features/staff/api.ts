@@ -3,6 +3,7 @@ import {
   MAX_LIMIT,
   PATHS,
   deleteResponse,
+  factorsResetAnswer,
   menuList,
   menuMutation,
   menuPermissions,
@@ -85,6 +86,29 @@ export function useStaffStatus() {
 }
 
 /** "Staff deleted successfully": the account is DELETED and leaves the list. */
+/**
+ * Removes a staff member's authenticator app and passkeys (someone else's, or lost ones); the
+ * toast says what was removed.
+ */
+export function useResetStaffFactors() {
+  return useApiMutation({
+    mutationFn: async (id: number) => {
+      const answer = await api.delete(PATHS.staffFactors(id), factorsResetAnswer);
+      const { totp, passkeys } = answer.result;
+      const removed = [
+        totp ? 'the authenticator app' : undefined,
+        passkeys > 0 ? `${passkeys} passkey${passkeys === 1 ? '' : 's'}` : undefined,
+      ].filter(Boolean);
+      const message =
+        removed.length > 0
+          ? `${answer.message}: removed ${removed.join(' and ')}`
+          : `${answer.message}: there was none`;
+      return { ...answer, message };
+    },
+    invalidates: [staffKeys.all],
+  });
+}
+
 export function useDeleteStaff() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>

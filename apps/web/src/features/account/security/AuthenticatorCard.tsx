@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Skeleton, Text } from '@mantine/core';
+import { Button, Group, Skeleton, Text } from '@mantine/core';
 import { IconDeviceMobileMessage } from '@tabler/icons-react';
 import {
   RECOVERY_CODE_COUNT,
@@ -7,7 +7,8 @@ import {
   type MyFactors,
   type TotpSetup,
 } from '@master-admin/contract';
-import { useStartTotp } from './api';
+import { confirmAction } from '../../../components/confirm';
+import { useNewRecoveryCodes, useStartTotp } from './api';
 import { FactorCard } from './FactorCard';
 import { RecoveryCodesDialog, TotpRemoveDialog, TotpSetupDialog } from './AuthenticatorDialogs';
 
@@ -18,6 +19,7 @@ const FEW_CODES = 3;
 export function AuthenticatorCard(props: { factors: MyFactors | undefined }) {
   const { factors } = props;
   const start = useStartTotp();
+  const renew = useNewRecoveryCodes();
   const [setup, setSetup] = useState<TotpSetup>();
   const [codes, setCodes] = useState<string[]>();
   const [removing, setRemoving] = useState(false);
@@ -40,12 +42,30 @@ export function AuthenticatorCard(props: { factors: MyFactors | undefined }) {
             c={factors.recoveryCodesLeft <= FEW_CODES ? 'orange.9' : undefined}
           >
             {factors.recoveryCodesLeft} of {RECOVERY_CODE_COUNT} recovery codes left.
-            {factors.recoveryCodesLeft <= FEW_CODES &&
-              ' For new ones, remove the app and set it up again.'}
+            {factors.recoveryCodesLeft <= FEW_CODES && ' Make new ones before they run out.'}
           </Text>
-          <Button variant="default" color="red" onClick={() => setRemoving(true)}>
-            Remove
-          </Button>
+          <Group gap="sm">
+            <Button
+              variant="default"
+              loading={renew.isPending}
+              onClick={() =>
+                confirmAction({
+                  title: 'Make new recovery codes?',
+                  message: `You get ${RECOVERY_CODE_COUNT} new codes to save; every code you have now stops working.`,
+                  confirmLabel: 'Make new codes',
+                  onConfirm: () =>
+                    renew.mutate(undefined, {
+                      onSuccess: (result) => setCodes(result.recoveryCodes),
+                    }),
+                })
+              }
+            >
+              New recovery codes
+            </Button>
+            <Button variant="default" color="red" onClick={() => setRemoving(true)}>
+              Remove
+            </Button>
+          </Group>
         </>
       ) : (
         <Button

@@ -45,6 +45,14 @@ export function useConfirmTotp() {
   });
 }
 
+/** New recovery codes (shown once); the old ones stop working. */
+export function useNewRecoveryCodes() {
+  return useApiMutation({
+    mutationFn: () => api.post(PATHS.recoveryCodes, totpConfirmed),
+    invalidates: [factorKeys.mine],
+  });
+}
+
 /** Turns the app off, with a code it shows or a recovery code. */
 export function useRemoveTotp() {
   return useApiMutation({
