@@ -120,6 +120,21 @@ export async function newBackOfficeAccount(
   return { email, password: ADMIN.password };
 }
 
+/**
+ * As if `email`'s sessions signed in long ago (a laptop left open since the morning): their proof
+ * of presence is no longer recent, and a change of how the account signs in asks for one.
+ */
+export async function staleProof(sql: Sql, email: string) {
+  await sql.all(
+    `update sessions set proved_at = ?
+     where account_id = (select id from accounts where lower(email) = ?)`,
+    [new Date(Date.now() - 3_600_000).toISOString(), email.toLowerCase()],
+  );
+}
+
+/** The in-place "Confirm it's you" prompt, once a change asked for a proof. */
+export const proofPrompt = (page: Page) => page.getByRole('dialog', { name: 'Confirm it’s you' });
+
 /** Fills and sends the sign-in form (the page must show it). */
 export async function submitSignIn(page: Page, email: string, password: string) {
   await expect(page.getByRole('heading', { name: 'Master Admin', level: 1 })).toBeVisible();

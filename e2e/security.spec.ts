@@ -3,18 +3,22 @@
  * up on the profile and then asked for at sign-in (a code computed here, as the phone would), a
  * recovery code in its place; a passkey added and then signing in on its own, offered in the email
  * field's autofill and by its button (Chromium's virtual authenticator, through the DevTools
- * protocol's WebAuthn domain); and a session ended from
- * another device, whose next step is refused.
+ * protocol's WebAuthn domain); and a session ended from another device, whose next step is
+ * refused. Each change of how the account signs in, made later in the day, first asks in place
+ * for a proof (issue #31): a recovery code, the passkey, the password.
  */
 import type { Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
+import { PATHS } from '@master-admin/contract';
 import {
   baseUrl,
   expect,
   expectToast,
   newBackOfficeAccount,
   openSignedIn,
+  proofPrompt,
   signOut,
+  staleProof,
   submitSignIn,
   test,
   watchApi,
@@ -33,9 +37,10 @@ async function expectSignedIn(page: Page) {
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
 }
 
-test('an authenticator app: set up on the profile, asked for at sign-in, a recovery code in its place', async ({
+test('an authenticator app: set up on the profile, new recovery codes after a proof, asked for at sign-in, a recovery code in its place', async ({
   page,
   sql,
+  consoleGuard,
 }) => {
   const account = await newBackOfficeAccount(sql);
   const calls = watchApi(page);
@@ -58,7 +63,24 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   // allInnerTexts does not wait: the codes are waited for first.
   const listed = saved.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(listed).toHaveCount(10);
+  const first = await listed.allInnerTexts();
+  await saved.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(saved).toBeHidden();
+
+  // Later in the day, new recovery codes: the change asks, in place, for a proof; a recovery code
+  // gives it, and the codes come.
+  await staleProof(sql, account.email);
+  consoleGuard.allowStatus(403, PATHS.recoveryCodes, 'asked for a proof, then sent again');
+  await page.getByRole('button', { name: 'New recovery codes' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Make new codes' }).click();
+  const prompt = proofPrompt(page);
+  await prompt.getByRole('button', { name: 'Use a recovery code' }).click();
+  await prompt.getByLabel('Recovery code').fill(first[0]!);
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(listed).toHaveCount(10);
   const codes = await listed.allInnerTexts();
+  expect(codes).not.toContain(first[1]);
   await saved.getByRole('button', { name: 'I have saved them' }).click();
   await expect(saved).toBeHidden();
 
@@ -82,9 +104,10 @@ test('an authenticator app: set up on the profile, asked for at sign-in, a recov
   await expectSignedIn(page);
 });
 
-test('a passkey: added on the profile, then offered in the email field’s autofill, and by its button', async ({
+test('a passkey: added on the profile, offered in the email field’s autofill and by its button, a proof before removing it', async ({
   page,
   sql,
+  consoleGuard,
 }) => {
   // WebAuthn needs a name, not an address: the page is opened on localhost, the relying party the
   // server was started for (WEBAUTHN_RP_ID's default).
@@ -163,12 +186,28 @@ test('a passkey: added on the profile, then offered in the email field’s autof
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expectSignedIn(page);
   expect(await lastSignIn()).toBe('passkey');
+
+  // Removing it later asks for a proof first: the passkey gives it.
+  await staleProof(sql, account.email);
+  consoleGuard.allowStatus(403, PATHS.passkeys, 'asked for a proof, then sent again');
+  await page.goto(`${origin}/profile`);
+  const passkeys = page.getByRole('list', { name: 'Your passkeys' });
+  await passkeys.getByRole('button', { name: 'Actions for Work laptop' }).click();
+  await page.getByRole('menuitem', { name: 'Remove' }).click();
+  await page
+    .getByRole('dialog', { name: 'Remove this passkey?' })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await proofPrompt(page).getByRole('button', { name: 'Use your passkey' }).click();
+  await expectToast(page, 'Passkey removed');
+  await expect(passkeys).toBeHidden();
 });
 
-test('a session ended from another device is signed out at its next step', async ({
+test('a session ended from another device, after a proof by password, is signed out at its next step', async ({
   page,
   browser,
   sql,
+  consoleGuard,
 }) => {
   const account = await newBackOfficeAccount(sql);
   const other = await browser.newContext();
@@ -180,12 +219,19 @@ test('a session ended from another device is signed out at its next step', async
     const sessions = page.getByRole('list', { name: 'Your sessions' });
     await expect(sessions.getByRole('listitem')).toHaveCount(2);
     await expect(sessions.getByText('This device')).toHaveCount(1);
+    // A token left on a shared computer could not do this: ending another session asks for the
+    // password first, in place.
+    await staleProof(sql, account.email);
+    consoleGuard.allowStatus(403, PATHS.mySessions, 'asked for a proof, then sent again');
     await sessions
       .getByRole('listitem')
       .filter({ hasNot: page.getByText('This device') })
       .getByRole('button', { name: /^End/ })
       .click();
     await page.getByRole('dialog').getByRole('button', { name: /^End/ }).click();
+    const prompt = proofPrompt(page);
+    await prompt.getByLabel('Password', { exact: true }).fill(account.password);
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
     await expectToast(page, 'Session ended');
     await expect(sessions.getByRole('listitem')).toHaveCount(1);
 
