@@ -158,7 +158,7 @@ export function buildCli(): Command {
     .command('reset-factors')
     .description(
       "Removes a back-office account's second factors (authenticator app, recovery codes, " +
-        'passkeys), signs it out everywhere and lifts its code lock.',
+        'passkeys), signs it out everywhere and lifts its sign-in locks.',
     )
     .requiredOption('--email <email>', 'the account’s email')
     .action(async (opts: { email: string }) => {

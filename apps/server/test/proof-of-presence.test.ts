@@ -112,6 +112,27 @@ describe('a stolen token (its session proved itself long ago)', () => {
     expect(await s.auditOf(owner.id, 'REAUTH_FAILED')).toHaveLength(0);
   });
 
+  it('of the owner cannot end the owner’s other sessions through the staff screens either', async () => {
+    const stolen = await s.tokenFor(s.adminId);
+    const kept = await s.tokenFor(s.adminId);
+    await s.staleProof(stolen);
+    const listed = (await s.api({ url: PATHS.staffSessions(s.adminId), token: stolen })).json<{
+      result: Array<{ id: number; current: boolean }>;
+    }>().result;
+    const others = listed.filter((row) => !row.current);
+    expect(others.length).toBeGreaterThan(0);
+    for (const row of others) {
+      expectProofAsked(
+        await s.api({
+          method: 'DELETE',
+          url: PATHS.staffSession(s.adminId, row.id),
+          token: stolen,
+        }),
+      );
+    }
+    expect((await s.api({ url: PATHS.adminDetail, token: kept })).statusCode).toBe(200);
+  });
+
   it('cannot end the owner’s other sessions; signing itself out needs no proof', async () => {
     const staff = await s.staff();
     const other = await s.login(staff.email, staff.password);
@@ -447,7 +468,7 @@ describe('device tokens', () => {
     const refused = await s.auditOf(staff.id, 'DEVICE_REFUSED');
     expect(JSON.parse(refused[0]!.changes)[0].new).toMatch(/ended by a password change/);
 
-    // The owner setting a new password ends that one too.
+    // The owner setting a new password ends that one too (and lifts the lock: locked again here).
     const owner = await s.api({
       method: 'PATCH',
       url: PATHS.staffPassword(staff.id),
@@ -455,14 +476,16 @@ describe('device tokens', () => {
       payload: { password: 'another fresh passphrase 9' },
     });
     expect(owner.statusCode, owner.body).toBe(200);
-    expect(
-      (
-        await login(staff.email, 'another fresh passphrase 9', {
-          remoteAddress: guessers[1],
-          headers: renewed,
-        })
-      ).statusCode,
-    ).toBe(429);
+    const unlocked = await login(staff.email, 'another fresh passphrase 9', {
+      remoteAddress: guessers[2],
+    });
+    expect(unlocked.statusCode).toBe(200);
+    const again = await lock(staff.email);
+    const next = await login(staff.email, 'another fresh passphrase 9', {
+      remoteAddress: again[0],
+      headers: renewed,
+    });
+    expect(next.statusCode).toBe(429);
   });
 
   it('stolen and guessed with, leave the owner’s own browser no worse off than any other', async () => {
@@ -527,7 +550,7 @@ describe('the owner’s and the operator’s reset of a staff member’s factors
     ).toBe(403);
   });
 
-  it('of a password or an email needs the owner’s recent proof; a name does not', async () => {
+  it('of a password, an email or a phone number needs the owner’s recent proof; a name does not', async () => {
     const staff = await s.staff();
     const owner = await s.tokenFor(s.adminId);
     await s.staleProof(owner);
@@ -545,6 +568,14 @@ describe('the owner’s and the operator’s reset of a staff member’s factors
         url: PATHS.staffUpdate(staff.id),
         token: owner,
         payload: { email: `new-${staff.email}` },
+      }),
+    );
+    expectProofAsked(
+      await s.api({
+        method: 'PATCH',
+        url: PATHS.staffUpdate(staff.id),
+        token: owner,
+        payload: { phoneNumber: '+15550001234' },
       }),
     );
     for (const payload of [{ name: 'Renamed' }, { email: staff.email }]) {
@@ -578,6 +609,8 @@ describe('the routes that need a recent proof', () => {
         'DELETE /account/me/sessions',
         'PATCH /account/staff/password/:id',
         'DELETE /account/staff/:id/factors',
+        'POST /account/add-staff',
+        'PUT /account/security',
       ].sort(),
     );
     const owner = await s.tokenFor(s.adminId);

@@ -252,7 +252,7 @@ export async function factorRemoved(
  * Removes every second factor of an account (its authenticator app, recovery codes and passkeys)
  * and ends all its sessions: the owner's or the operator's remedy when someone else enrolled a
  * factor (API.md "Proof of presence"), or its owner lost theirs. Answers what was removed. The
- * caller records it (FACTORS_RESET) and lifts the account's code lock.
+ * caller records it (FACTORS_RESET) and lifts the account's sign-in locks.
  */
 export async function resetFactors(
   trx: Db,

@@ -51,7 +51,8 @@ const securityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     PATHS.security,
     {
-      config: { access: access.superAdmin },
+      // Turning the requirement off opens every staff account to its password alone.
+      config: { access: access.superAdmin, recentProof: true },
       schema: {
         tags: TAGS,
         summary: 'Changes the owner’s security settings',

@@ -242,7 +242,9 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Ends a session of a back-office account',
         description:
           'Its token stops working at once. A session that is not that account’s, or one ' +
-          'already ended, answers 404. Recorded on the staff member’s history.',
+          'already ended, answers 404. Recorded on the staff member’s history. Another of the ' +
+          'caller’s own sessions needs a recent proof of presence, as through ' +
+          '`account/me/sessions/{id}`.',
         params: staffSessionParams,
         response: answers(deleteResponse),
       },
@@ -250,7 +252,10 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { accountId, id } = request.params;
       await requireBackOffice(accountId);
-      return endOne(request, { area: 'staff', accountId }, id);
+      // The owner's own sessions, reached through here, are the owner's other sessions still.
+      return endOne(request, { area: 'staff', accountId }, id, {
+        proofForOthers: accountId === request.account.id,
+      });
     },
   );
 };

@@ -157,7 +157,8 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.staffCreate,
     {
-      config: { access: access.superAdmin },
+      // A new account with a password of the caller's choosing outlives the caller's session.
+      config: { access: access.superAdmin, recentProof: true },
       schema: {
         ...described(
           'Creates a staff account, ACTIVE, with every permission off',
@@ -248,9 +249,9 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...described(
           'Changes a staff account’s name, email, phone number or job title',
-          'Email and phone number stay unique as on create (409 naming the field). A new email ' +
-            'needs a recent proof of presence (403 with `reauth: true` otherwise: API.md ' +
-            '"Proof of presence").',
+          'Email and phone number stay unique as on create (409 naming the field). A new email or ' +
+            'phone number (each signs in) needs a recent proof of presence (403 with ' +
+            '`reauth: true` otherwise: API.md "Proof of presence").',
         ),
         params: idParams,
         body: staffUpdateBody,
@@ -261,9 +262,10 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const { name, email, phoneNumber, roles } = request.body;
       const before = await findStaff(id);
-      // A new email is a new way into the account (its sign-in, its passkeys' name).
-      if (email !== undefined && email !== before.staffDetail[0]?.email)
-        requireRecentProof(request);
+      // A new email or phone number is a new way into the account: both sign in.
+      const newEmail = email !== undefined && email !== before.staffDetail[0]?.email;
+      const newPhone = phoneNumber !== undefined && phoneNumber !== before.phoneNumber;
+      if (newEmail || newPhone) requireRecentProof(request);
       await checkUnique({ email, phoneNumber }, id);
       await unique(() =>
         audited(db, request, target('UPDATE', id), (trx) =>
@@ -294,8 +296,8 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
           'Sets a staff account’s password (8..128 characters)',
           'A password too easy to guess answers 400 naming `password`, with the reason (not ' +
             'common, nor built from the account’s email, name or phone number). Every session ' +
-            'of that account ends at once: it signs in again with the new password; so does ' +
-            'every device token of that account.',
+            'of that account ends at once, and so does every device token of it: it signs in ' +
+            'again with the new password (its sign-in locks are lifted).',
         ),
         params: idParams,
         body: staffPasswordBody,
@@ -319,6 +321,8 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
           .execute();
         await revokeSessionsOf(trx, id);
       });
+      // As the operator's reset-password: a member locked out by guesses gets in with the new one.
+      await throttle.clearAccount(id);
       return { message: MESSAGES.staffLoginUpdated, result: await findStaff(id) };
     },
   );
@@ -376,7 +380,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         ...described(
           'Resets a staff account’s second factors',
           'Removes its authenticator app, recovery codes and passkeys, ends all its sessions ' +
-            'and lifts its code lock: the remedy when someone else enrolled a factor on it, or ' +
+            'and lifts its sign-in locks (password and code): the remedy when someone else enrolled a factor on it, or ' +
             'it lost its own. It signs in again with its password, then (when the owner ' +
             'requires one) enrols a factor anew. Answers what was removed; an account without ' +
             'factors answers 200 with nothing removed.',
