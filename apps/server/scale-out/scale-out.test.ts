@@ -96,6 +96,50 @@ async function tokenFor(accountId: number): Promise<string> {
   );
 }
 
+/** The session a token stands for (its `sid`). */
+const sessionOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
+
+/**
+ * Client addresses of a case's own (`net`: one per case), as nginx names them: the instances trust
+ * it (TRUST_PROXY), and the tests, on the same machine, speak as it.
+ */
+const addresses =
+  (net: number) =>
+  (i: number): Record<string, string> => ({
+    'x-forwarded-for': `10.${net}.${process.pid % 250}.${i}`,
+  });
+
+const signIn = (
+  instance: Instance,
+  email: string,
+  password: string,
+  headers: Record<string, string>,
+) => call(instance.url, 'POST', PATHS.login, { json: { email, password }, headers });
+
+/** The device cookie a sign-in's answer gave the browser, as it sends it back. */
+function deviceCookieOf(answer: Answer): string {
+  const cookie = answer.headers.get('set-cookie')?.split(';')[0];
+  expect(cookie).toMatch(/^device=/);
+  return cookie!;
+}
+
+/**
+ * A wrong password for `email` from each of the addresses `from(first)`…`from(last)`, alternating
+ * instances: from ten on, the account is locked for unknown devices.
+ */
+async function failSignIns(
+  email: string,
+  from: (i: number) => Record<string, string>,
+  first: number,
+  last: number,
+) {
+  for (let i = first; i <= last; i++) {
+    const res = await signIn(instances[i % 2]!, email, `wrong-${i}`, from(i));
+    expect(res.status).toBe(401);
+  }
+}
+
 const faqCount = async () =>
   Number(
     (
@@ -272,21 +316,12 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
 
   it('counts sign-in failures of one account across both instances', async () => {
     const staff = await newStaff();
-    // Ten addresses, each failing once, alternating instances (nginx is trusted to name them).
-    const from = (i: number) => ({ 'x-forwarded-for': `10.77.${process.pid % 250}.${i}` });
-    for (let i = 1; i <= 10; i++) {
-      const res = await call(instances[i % 2]!.url, 'POST', PATHS.login, {
-        json: { email: staff.email, password: `wrong-${i}` },
-        headers: from(i),
-      });
-      expect(res.status).toBe(401);
-    }
+    // Ten addresses, each failing once, alternating instances.
+    const from = addresses(77);
+    await failSignIns(staff.email, from, 1, 10);
     // The account is locked for those addresses, on either instance, even with the password.
     for (const instance of instances) {
-      const res = await call(instance.url, 'POST', PATHS.login, {
-        json: { email: staff.email, password: 'staff-password-1' },
-        headers: from(3),
-      });
+      const res = await signIn(instance, staff.email, 'staff-password-1', from(3));
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -294,11 +329,10 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
 
   it(`sees a session the owner ended on the other instance at once (${TRIALS} times)`, async () => {
     const stale = await revocations(async (staff, token) => {
-      const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
       const { publicId } = await db.db
         .selectFrom('sessions')
         .select('publicId')
-        .where('id', '=', sid)
+        .where('id', '=', sessionOf(token))
         .executeTakeFirstOrThrow();
       const res = await call(instances[0].url, 'DELETE', PATHS.staffSession(staff.id, publicId), {
         token: adminToken,
@@ -338,11 +372,8 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
 
     // The password on A answers a challenge; B takes the code (one step on: the set-up's is spent).
-    const from = (i: number) => ({ 'x-forwarded-for': `10.78.${process.pid % 250}.${i}` });
-    const login = await call(a.url, 'POST', PATHS.login, {
-      json: { email: staff.email, password: 'staff-password-1' },
-      headers: from(1),
-    });
+    const from = addresses(78);
+    const login = await signIn(a, staff.email, 'staff-password-1', from(1));
     expect(login.status).toBe(200);
     expect(login.body.methods).toContain('totp');
     const code = totp.generate({ timestamp: Date.now() + 30_000 });
@@ -351,8 +382,7 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
       headers: from(1),
     });
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-    const device = verified.headers.get('set-cookie')!.split(';')[0]!;
-    expect(device).toMatch(/^device=/);
+    const device = deviceCookieOf(verified);
     // The same challenge and code, now on A: used.
     const again = await call(a.url, 'POST', PATHS.loginVerify, {
       json: { challenge: login.body.challenge, method: 'totp', code },
@@ -361,24 +391,80 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     expect(again.status).toBe(401);
 
     // Locked for unknown devices by failures from many addresses through both instances…
-    for (let i = 2; i <= 12; i++) {
-      await call(instances[i % 2]!.url, 'POST', PATHS.login, {
-        json: { email: staff.email, password: `wrong-${i}` },
-        headers: from(i),
-      });
-    }
-    const unknown = await call(a.url, 'POST', PATHS.login, {
-      json: { email: staff.email, password: 'staff-password-1' },
-      headers: from(5),
-    });
+    await failSignIns(staff.email, from, 2, 12);
+    const unknown = await signIn(a, staff.email, 'staff-password-1', from(5));
     expect(unknown.status).toBe(429);
     // …while the device B recognised is still heard on A.
-    const known = await call(a.url, 'POST', PATHS.login, {
-      json: { email: staff.email, password: 'staff-password-1' },
-      headers: { ...from(5), cookie: device },
-    });
+    const known = await signIn(a, staff.email, 'staff-password-1', { ...from(5), cookie: device });
     expect(known.status, JSON.stringify(known.body)).toBe(200);
     expect(known.body.challenge).toBeTruthy();
+  });
+
+  it('counts a proof of presence made on one instance on the other at once', async () => {
+    const staff = await newStaff();
+    const [a, b] = instances;
+    const token = await tokenFor(staff.id);
+    const other = await tokenFor(staff.id);
+    // Signed in an hour ago, never proved since: what a token taken from a shared computer is.
+    await db.db
+      .updateTable('sessions')
+      .set({ provedAt: new Date(Date.now() - 3_600_000).toISOString() })
+      .where('id', '=', sessionOf(token))
+      .execute();
+    const endOthers = () => call(b.url, 'DELETE', PATHS.mySessions, { token });
+    const refused = await endOthers();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ reauth: true });
+
+    const proved = await call(a.url, 'POST', PATHS.reauth, {
+      token,
+      json: { password: 'staff-password-1' },
+      headers: addresses(79)(1),
+    });
+    expect(proved.status, JSON.stringify(proved.body)).toBe(200);
+    expect(Date.parse(proved.body.until)).toBeGreaterThan(Date.now());
+    const ended = await endOthers();
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body.result.count).toBe(1);
+    expect((await call(a.url, 'GET', PATHS.mySessions, { token: other })).status).toBe(401);
+  });
+
+  it('ends, on the other instance at once, the device tokens of a password changed on one', async () => {
+    const staff = await newStaff();
+    const [a, b] = instances;
+    const from = addresses(80);
+    const signedIn = await signIn(a, staff.email, 'staff-password-1', from(1));
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const first = deviceCookieOf(signedIn);
+    // Locked for unknown devices; B still knows the browser by its cookie from A.
+    await failSignIns(staff.email, from, 2, 11);
+    const onB = (password: string, cookie?: string) =>
+      signIn(b, staff.email, password, { ...from(5), ...(cookie ? { cookie } : {}) });
+    expect((await onB('staff-password-1')).status).toBe(429);
+    expect((await onB('staff-password-1', first)).status).toBe(200);
+
+    // The staff member changes their own password on A: that browser's cookie is renewed, and
+    // the old one is refused on B, for either password.
+    const own = await call(a.url, 'POST', PATHS.passReset, {
+      token: signedIn.body.token,
+      json: { oldPassword: 'staff-password-1', newPassword: 'quiet-harbour-lamp-9' },
+      headers: { ...from(1), cookie: first },
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    const renewed = deviceCookieOf(own);
+    expect((await onB('quiet-harbour-lamp-9', first)).status).toBe(429);
+    expect((await onB('quiet-harbour-lamp-9', renewed)).status).toBe(200);
+
+    // The owner sets another on A (a sign-in of its own: a proof surely recent): it ends the
+    // renewed cookie too.
+    const owner = await signIn(a, ADMIN.email, ADMIN.password, from(20));
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+    const changed = await call(a.url, 'PATCH', PATHS.staffPassword(staff.id), {
+      token: owner.body.token,
+      json: { password: 'another-password-7' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await onB('another-password-7', renewed)).status).toBe(429);
   });
 
   it('serves from one instance what was uploaded through the other', async () => {
