@@ -83,7 +83,13 @@ export function ReauthPrompt() {
         nothingToUse="This account has no way to confirm here."
         username={username}
         footer={(pending) => (
-          <Button variant="default" onClick={() => close(false)} disabled={pending}>
+          <Button
+            variant="subtle"
+            color="gray"
+            onClick={() => close(false)}
+            disabled={pending}
+            style={{ alignSelf: 'center' }}
+          >
             Cancel
           </Button>
         )}
