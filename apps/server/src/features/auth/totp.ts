@@ -17,6 +17,7 @@ import {
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict } from '../../http/errors.ts';
+import type { Db } from '../../db/connect.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { record } from '../audit/record.ts';
@@ -33,6 +34,17 @@ import {
 
 const TAGS = ['account'];
 const enrolment = { access: access.signedIn, enrolment: true } as const;
+
+/** 409 unless the account has an authenticator app set up (confirmed). */
+async function requireTotpOn(db: Db, accountId: number) {
+  const on = await db
+    .selectFrom('totpFactors')
+    .select('accountId')
+    .where('accountId', '=', accountId)
+    .where('confirmedAt', 'is not', null)
+    .executeTakeFirst();
+  if (!on) throw conflict(MESSAGES.totpNotOn);
+}
 
 /** A wrong code from a signed-in caller: like a wrong old password, 409 naming the field. */
 const invalidCode = () => conflict(MESSAGES.invalidCode, 'code');
@@ -187,13 +199,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = request.account;
-      const on = await db
-        .selectFrom('totpFactors')
-        .select('accountId')
-        .where('accountId', '=', me.id)
-        .where('confirmedAt', 'is not', null)
-        .executeTakeFirst();
-      if (!on) throw conflict(MESSAGES.totpNotOn);
+      await requireTotpOn(db, me.id);
       // The session has just proved who it is: its tries are its own, and a stolen token (which
       // cannot prove) cannot spend the account's budget of codes here.
       const attempt = await throttle.beginOnSession(request.ip, me.sessionId);
@@ -229,13 +235,7 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = request.account;
       const recoveryCodes = await inTransaction(db, request.log, async (trx) => {
-        const on = await trx
-          .selectFrom('totpFactors')
-          .select('accountId')
-          .where('accountId', '=', me.id)
-          .where('confirmedAt', 'is not', null)
-          .executeTakeFirst();
-        if (!on) throw conflict(MESSAGES.totpNotOn);
+        await requireTotpOn(trx, me.id);
         const codes = await replaceRecoveryCodes(trx, me.id);
         await record(trx, request, { area: 'auth', rowId: me.id, action: 'RECOVERY_CODES' });
         return codes;
