@@ -9,7 +9,7 @@
  */
 import type { Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { PATHS } from '@master-admin/contract';
+import { MESSAGES, PATHS } from '@master-admin/contract';
 import {
   baseUrl,
   expect,
@@ -104,7 +104,7 @@ test('an authenticator app: set up on the profile, new recovery codes after a pr
   await expectSignedIn(page);
 });
 
-test('a passkey: added on the profile, offered in the email field’s autofill and by its button, a proof before removing it', async ({
+test('a passkey: added on the profile, offered in the email field’s autofill and by its button; a stale session cannot add another, and proves with it before removing it', async ({
   page,
   sql,
   consoleGuard,
@@ -114,7 +114,7 @@ test('a passkey: added on the profile, offered in the email field’s autofill a
   const origin = baseUrl().replace('127.0.0.1', 'localhost');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
       transport: 'internal',
@@ -187,10 +187,27 @@ test('a passkey: added on the profile, offered in the email field’s autofill a
   await expectSignedIn(page);
   expect(await lastSignIn()).toBe('passkey');
 
-  // Removing it later asks for a proof first: the passkey gives it.
+  // Later, as a stolen session would (its proof long past): adding another asks for a proof, and
+  // without one the browser's authenticator is never asked for a new passkey.
   await staleProof(sql, account.email);
-  consoleGuard.allowStatus(403, PATHS.passkeys, 'asked for a proof, then sent again');
+  consoleGuard.allowStatus(403, PATHS.passkeyRegisterOptions, 'asked for a proof, declined');
   await page.goto(`${origin}/profile`);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const another = page.getByRole('dialog', { name: 'Add a passkey' });
+  await another.getByLabel('Name').fill('Not mine');
+  await another.getByRole('button', { name: 'Continue' }).click();
+  await proofPrompt(page).getByRole('button', { name: 'Cancel' }).click();
+  await expectToast(page, MESSAGES.reauthCancelled);
+  await another.getByRole('button', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard changes?' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  // Removing it asks for a proof first: the passkey gives it.
+  consoleGuard.allowStatus(403, PATHS.passkeys, 'asked for a proof, then sent again');
   const passkeys = page.getByRole('list', { name: 'Your passkeys' });
   await passkeys.getByRole('button', { name: 'Actions for Work laptop' }).click();
   await page.getByRole('menuitem', { name: 'Remove' }).click();
