@@ -25,6 +25,7 @@ import { usersSorts } from './migrations/0020-users-sorts.ts';
 import { versions } from './migrations/0021-versions.ts';
 import { presence } from './migrations/0022-presence.ts';
 import { secondFactors } from './migrations/0023-second-factors.ts';
+import { eventStreams } from './migrations/0025-event-streams.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -52,6 +53,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0021-versions': versions(),
     '0022-presence': presence(d),
     '0023-second-factors': secondFactors(d),
+    '0025-event-streams': eventStreams(d),
   };
 }
 
