@@ -16,7 +16,7 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { registerLastSeen } from './auth/last-seen.ts';
 import { HttpError, handleError } from './http/errors.ts';
-import { documentBlanks } from './http/schemas.ts';
+import { documentAnswerTypes, documentBlanks } from './http/schemas.ts';
 import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -200,11 +200,13 @@ export async function buildApp(
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
       return {
-        schema: documentBody(
-          documentBlanks(schema),
-          input.route.config?.uploads,
-          fileLimits,
-          input.route.config?.jsonBody,
+        schema: documentAnswerTypes(
+          documentBody(
+            documentBlanks(schema),
+            input.route.config?.uploads,
+            fileLimits,
+            input.route.config?.jsonBody,
+          ),
         ),
         url,
       };
