@@ -5,8 +5,8 @@
  * For each database: loads `--rows` banners (the CLI's bulk loader), starts the real server
  * (and on PostgreSQL a second instance on the same database), and then:
  * 1. warms up two list cases (cases.ts; autocannon, concurrency 50);
- * 2. opens `--streams` streams (each with a session of its own, held by a process of their own:
- *    hold-streams.ts), and reads the
+ * 2. opens `--streams` streams (each with a session of its own, 20 to an account, the most one
+ *    holds; held by a process of their own: hold-streams.ts), and reads the
  *    server's RSS growth once they are all open and again 25 s later (every stream has had a
  *    heartbeat); target ≤ 50 MB for 1,000;
  * 3. drives the same list cases with the streams open and without, alternately, twice each (the
@@ -31,6 +31,8 @@ import { API_BASE, PATHS } from '@master-admin/contract';
 import { randomSource } from '../src/seed/bench.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { startSession } from '../src/auth/sessions.ts';
+import { MAX_STREAMS_PER_ACCOUNT } from '../src/events/streams.ts';
+import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import { createPgDatabase } from '../test/harness.ts';
 import { CASES, type BenchContext } from './cases.ts';
@@ -260,19 +262,15 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
       .where('email', '=', ADMIN.email)
       .executeTakeFirstOrThrow();
     const secret = new TextEncoder().encode(JWT_SECRET);
-    const tokenFor = async () => {
+    const tokenFor = async (accountId = account.id) => {
       const session = await startSession(handle.db, {
-        accountId: account.id,
+        accountId,
         ip: '127.0.0.1',
         userAgent: 'bench',
         ttlHours: 2,
         method: 'password',
       });
-      return signToken(
-        secret,
-        { sessionId: session.sessionId, accountId: account.id },
-        session.expiresAt,
-      );
+      return signToken(secret, { sessionId: session.sessionId, accountId }, session.expiresAt);
     };
     const token = await tokenFor();
     const options = (await (
@@ -290,7 +288,21 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
 
     log(`[${kind}] warming up…`);
     await drive(first.url, token, ctx, 3);
-    const tokens = await Promise.all(Array.from({ length: STREAMS }, tokenFor));
+    // An account holds at most MAX_STREAMS_PER_ACCOUNT streams: the held ones are spread over
+    // accounts of their own that see everything (the admin's stream times the latency).
+    const holders: number[] = [];
+    for (let i = 0; i < Math.ceil(STREAMS / MAX_STREAMS_PER_ACCOUNT); i++) {
+      holders.push(
+        await createBackOfficeAccount(handle.db, {
+          role: 'SUPER_ADMIN',
+          email: `bench-streams-${i}@example.com`,
+          password: ADMIN.password,
+        }),
+      );
+    }
+    const tokens = await Promise.all(
+      Array.from({ length: STREAMS }, (_, i) => tokenFor(holders[i % holders.length])),
+    );
     /** The streams, held by a process of their own; resolves once all have started. */
     const open = () =>
       new Promise<ChildProcess>((resolve, reject) => {

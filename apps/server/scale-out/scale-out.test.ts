@@ -19,6 +19,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/connect.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
+import { MAX_STREAMS_PER_ACCOUNT } from '../src/events/streams.ts';
 import { Instance, Nginx, findNginx, freePort, sharedSecret, waitUntil } from './cluster.ts';
 
 const nginxBinary = findNginx();
@@ -563,6 +564,43 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
       direct.close();
       proxied.close();
     }
+  });
+
+  it(`holds at most ${MAX_STREAMS_PER_ACCOUNT} streams per account over both instances`, async () => {
+    const [first, second] = instances;
+    const viewer = await newStaff();
+    const token = await tokenFor(viewer.id);
+    const open = async (base: string) => {
+      const stream = await openStream(`${base}/api/v1`, token);
+      expect(stream.status).toBe(200);
+      await stream.waitFor((b) => b.id !== undefined && b.event === undefined);
+      return stream;
+    };
+    const streams = [];
+    for (let i = 0; i < MAX_STREAMS_PER_ACCOUNT; i++) streams.push(await open(first.url));
+    try {
+      // One more on the other instance: the oldest, on the first, ends within its 5 s check.
+      streams.push(await open(second.url));
+      await streams[0]!.ended;
+      const created = await call(first.url, 'POST', PATHS.faqCreate, {
+        token: adminToken,
+        json: { question: 'Heard by the newest twenty?', answer: 'Yes' },
+      });
+      expect(created.status).toBe(200);
+      for (const stream of [streams[1]!, streams.at(-1)!]) {
+        await stream.waitFor(change('faqs', 'created', created.body.result.id as number));
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+    await waitUntil('the streams’ rows removed', async () => {
+      const rows = await db.db
+        .selectFrom('eventStreams')
+        .select('id')
+        .where('accountId', '=', viewer.id)
+        .execute();
+      return rows.length === 0;
+    });
   });
 
   it('refuses, on one instance, a change based on a version the other instance has moved', async () => {

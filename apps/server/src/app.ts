@@ -16,7 +16,7 @@ import type { AppContext } from './context.ts';
 import { registerAccessCheck } from './http/access.ts';
 import { registerLastSeen } from './auth/last-seen.ts';
 import { HttpError, handleError } from './http/errors.ts';
-import { documentBlanks, documentRecentProof } from './http/schemas.ts';
+import { documentAnswerTypes, documentBlanks, documentRecentProof } from './http/schemas.ts';
 import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -201,11 +201,13 @@ export async function buildApp(
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
       return {
-        schema: documentBody(
-          documentRecentProof(documentBlanks(schema), input.route.config?.recentProof),
-          input.route.config?.uploads,
-          fileLimits,
-          input.route.config?.jsonBody,
+        schema: documentAnswerTypes(
+          documentBody(
+            documentRecentProof(documentBlanks(schema), input.route.config?.recentProof),
+            input.route.config?.uploads,
+            fileLimits,
+            input.route.config?.jsonBody,
+          ),
         ),
         url,
       };

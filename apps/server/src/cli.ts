@@ -13,6 +13,7 @@ import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.
 import { revokeSessionsOf } from './auth/sessions.ts';
 import { resetFactors } from './auth/second-factor.ts';
 import { generatedPassword, type PasswordOwner } from './auth/passwords.ts';
+import { EMAIL_ADDRESS } from '@master-admin/contract';
 import { passwordStrength } from '@master-admin/contract/password-strength';
 import { createBackOfficeAccount, setPassword } from './features/accounts/service.ts';
 import { BENCH_AREAS } from './seed/bench.ts';
@@ -29,7 +30,8 @@ import { BackupError, restoreBackup, takeBackup } from './backup.ts';
 /** A refusal the operator can act on: printed as is, exit code 1, no stack. */
 class CliError extends Error {}
 
-const email = z.email('is not an email address');
+// The address rule of the API, so every account it can make is one this tool can name.
+const email = z.string().regex(EMAIL_ADDRESS, 'is not an email address');
 const password = z
   .string()
   .min(8, 'must be at least 8 characters')

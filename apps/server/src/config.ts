@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { REAUTH_WINDOW_SECONDS } from '@master-admin/contract';
+import { EMAIL_ADDRESS, REAUTH_WINDOW_SECONDS } from '@master-admin/contract';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -22,7 +22,7 @@ const env = z.object({
     .optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_TTL_HOURS: positiveInt.max(24 * 90).default(12),
-  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_EMAIL: z.string().regex(EMAIL_ADDRESS, 'must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
   REDIS_URL: z
     .string()

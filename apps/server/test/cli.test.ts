@@ -59,6 +59,18 @@ describe('create-admin', () => {
     expect(await loginStatus('third@test.local', password!)).toBe(200);
   });
 
+  it('takes every address the API takes (the same rule: &u@a.help is one)', async () => {
+    const r = await cli([
+      'create-admin',
+      '--email',
+      '&u@a.help',
+      '--password',
+      'violet-harbour-73',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await loginStatus('&u@a.help', 'violet-harbour-73')).toBe(200);
+  });
+
   it.each([
     [['--email', 'admin@TEST.local', '--password', 'violet-harbour-73'], /already exists/],
     [

@@ -11,7 +11,7 @@ import { change, openStream, presenceOf, type Stream } from './event-stream.ts';
 import { sql } from 'kysely';
 import { afterCommit, inTransaction } from '../src/db/transaction.ts';
 import { decode, encode, type BusMessage } from '../src/events/bus.ts';
-import { EventStream } from '../src/events/streams.ts';
+import { EventStream, MAX_STREAMS_PER_ACCOUNT } from '../src/events/streams.ts';
 import { images } from './images.ts';
 
 const PRESENCE_TTL_SECONDS = 2;
@@ -328,6 +328,94 @@ describe('GET events', () => {
     lifted.close();
     await lifted.ended;
   });
+});
+
+describe(`at most ${MAX_STREAMS_PER_ACCOUNT} streams per account`, () => {
+  /** The rows of `accountId`'s open streams (every instance's). */
+  const rowsOf = async (accountId: number) =>
+    (
+      await s.ctx.db
+        .selectFrom('eventStreams')
+        .select('id')
+        .where('accountId', '=', accountId)
+        .execute()
+    ).length;
+  /** The metrics gauge of this instance's open streams. */
+  const gauge = async (app = s.app) => (await app.metrics.eventStreams.get()).values[0]?.value;
+
+  it('opening one more ends the oldest; other accounts keep theirs; ended streams leave no row', async () => {
+    const member = await s.staff({ faqs: ['VIEW'] });
+    const other = await s.staff({ faqs: ['VIEW'] });
+    const others = [track(await ready(other.token)), track(await ready(other.token))];
+    const openBefore = s.app.eventStreams.size;
+    // One token, as in the finding: its streams count, not its sessions.
+    const mine: Stream[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_ACCOUNT; i++) mine.push(track(await ready(member.token)));
+    expect(await rowsOf(member.id)).toBe(MAX_STREAMS_PER_ACCOUNT);
+    const newest = track(await ready(member.token));
+    await mine[0]!.ended;
+    expect(await rowsOf(member.id)).toBe(MAX_STREAMS_PER_ACCOUNT);
+    expect(await rowsOf(other.id)).toBe(2);
+    await expect.poll(() => s.app.eventStreams.size).toBe(openBefore + MAX_STREAMS_PER_ACCOUNT);
+    expect(await gauge()).toBe(s.app.eventStreams.size);
+
+    // The newest, the second oldest and the other account's streams are all still live.
+    const faqId = await createFaq('Heard by the newest twenty');
+    for (const stream of [newest, mine[1]!, ...others]) {
+      await stream.waitFor(change('faqs', 'created', faqId));
+    }
+
+    // Another session of the same account counts with the first: its new stream ends the
+    // oldest left (mine[1]).
+    const again = track(await ready(await s.tokenFor(member.id)));
+    await mine[1]!.ended;
+    expect(await rowsOf(member.id)).toBe(MAX_STREAMS_PER_ACCOUNT);
+    // (Also lets the client see the ended connection go before the others are aborted: fetch
+    // aborting streams just then opens a new connection for each, which would hold the close.)
+    const later = await createFaq('Heard by the newest session');
+    await again.waitFor(change('faqs', 'created', later));
+
+    for (const stream of [...mine, newest, again, ...others]) stream.close();
+    await expect.poll(() => rowsOf(member.id)).toBe(0);
+    await expect.poll(() => rowsOf(other.id)).toBe(0);
+    await expect.poll(() => s.app.eventStreams.size).toBe(openBefore - 2);
+    expect(await gauge()).toBe(s.app.eventStreams.size);
+  });
+
+  it.runIf(TEST_DB === 'postgres')(
+    'counts the streams of every instance, and ends one pushed out by another instance',
+    async () => {
+      // A second instance on the same database (the same data folder: the same token secret).
+      const second = await startServer({
+        DATABASE_URL: s.env.DATABASE_URL!,
+        DATA_DIR: s.env.DATA_DIR!,
+      });
+      try {
+        await second.app.listen({ port: 0, host: '127.0.0.1' });
+        const secondBase = `http://127.0.0.1:${(second.app.server.address() as AddressInfo).port}${API_BASE}`;
+        const member = await s.staff({ faqs: ['VIEW'] });
+        const here: Stream[] = [];
+        for (let i = 0; i < MAX_STREAMS_PER_ACCOUNT; i++)
+          here.push(track(await ready(member.token)));
+        const there = track(await openStream(secondBase, member.token));
+        expect(there.status).toBe(200);
+        await there.waitFor((b) => b.id !== undefined && b.event === undefined);
+        // Ended by the first instance's periodic check (every 5 s).
+        await here[0]!.ended;
+        expect(await rowsOf(member.id)).toBe(MAX_STREAMS_PER_ACCOUNT);
+        const faqId = await createFaq('Heard on both instances');
+        for (const stream of [here[1]!, there]) {
+          await stream.waitFor(change('faqs', 'created', faqId));
+        }
+        expect(await gauge(second.app)).toBe(1);
+        for (const stream of [...here, there]) stream.close();
+        await expect.poll(() => rowsOf(member.id)).toBe(0);
+      } finally {
+        await second.close();
+      }
+    },
+    20_000,
+  );
 });
 
 describe.runIf(TEST_DB === 'postgres')('the LISTEN connection (PostgreSQL)', () => {

@@ -399,6 +399,26 @@ describe('the web app', () => {
     }
   });
 
+  it('answers /metrics without METRICS_TOKEN with the JSON 404 of an unknown path, not the app', async () => {
+    await ready;
+    for (const url of ['/metrics', '/metrics/', '/metrics?x=1']) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await web.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers['content-type'], `${method} ${url}`).toMatch(/^application\/json/);
+        if (method === 'GET') {
+          expect(res.json()).toEqual({
+            statusCode: 404,
+            error: 'Not Found',
+            message: `Route GET ${url.split('?')[0]} not found`,
+          });
+        }
+      }
+    }
+    // A path below it is a deep link of the app like any other.
+    expect((await web.app.inject({ url: '/metrics-board' })).body).toBe(INDEX);
+  });
+
   it('still answers JSON 404 for unknown API paths, and serves the API', async () => {
     await ready;
     const res = await web.app.inject({ url: '/api/v1/unknown' });

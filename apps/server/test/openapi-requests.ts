@@ -8,7 +8,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { injectStreaming, type TestServer } from './harness.ts';
 import { images } from './images.ts';
 import { videos } from '../src/seed/video-files.ts';
-import { valid, type JsonSchema } from './openapi-values.ts';
+import { matches, valid, type JsonSchema } from './openapi-values.ts';
 
 export type Parameter = {
   name: string;
@@ -22,7 +22,7 @@ export type Operation = {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   security?: unknown[];
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
 };
 export type Request = {
   path: Record<string, string>;
@@ -67,8 +67,12 @@ export async function documentClient(s: TestServer) {
     const query = new URLSearchParams(
       Object.entries(request.query).map(([k, v]): [string, string] => [k, `${v as string}`]),
     );
+    // `/metrics` takes its own token (METRICS_TOKEN) rather than a sign-in's.
+    const metricsToken = doc.paths[template]?.[method.toLowerCase()]?.security?.some(
+      (scheme) => typeof scheme === 'object' && scheme !== null && 'metricsToken' in scheme,
+    );
     const headers: Record<string, string> = {
-      authorization: `Bearer ${await s.tokenFor(adminId)}`,
+      authorization: `Bearer ${metricsToken ? s.config.metricsToken : await s.tokenFor(adminId)}`,
       ...request.headers,
     };
     let payload: string | Buffer | undefined;
@@ -140,4 +144,29 @@ export async function documentClient(s: TestServer) {
 export function namedFields(res: LightMyRequestResponse): string[] {
   const details = res.json<{ details?: Array<{ path: string }> }>().details ?? [];
   return details.map((d) => d.path);
+}
+
+/**
+ * What is wrong with `res` as an answer of `op`, by its document, if anything: its status must be
+ * listed (itself, its class such as `4XX`, or `default`), its content type among that answer's,
+ * and a JSON body must match that answer's schema.
+ */
+export function answerProblem(op: Operation, res: LightMyRequestResponse): string | undefined {
+  const status = String(res.statusCode);
+  const answers = op.responses ?? {};
+  const documented = answers[status] ?? answers[`${status[0]}XX`] ?? answers.default;
+  if (!documented) return `${status} is not documented (${Object.keys(answers).join(', ')})`;
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  const content = documented.content ?? {};
+  if (type === '' && res.body === '') return undefined;
+  if (!(type in content)) {
+    return `${status} answered ${type}, documented ${Object.keys(content).join(', ') || 'no body'}`;
+  }
+  const schema = content[type]?.schema;
+  if (type === 'application/json' && schema && !matches(schema, JSON.parse(res.body))) {
+    return `${status} answered ${res.body.slice(0, 300)}, not the documented schema`;
+  }
+  return undefined;
 }

@@ -12,6 +12,7 @@ export type JsonSchema = {
   const?: unknown;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
@@ -26,6 +27,8 @@ export type JsonSchema = {
   not?: JsonSchema;
   items?: JsonSchema;
   minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
   default?: unknown;
 };
 
@@ -74,7 +77,10 @@ export function stringFor(schema: JsonSchema, length?: number): string | undefin
   return undefined;
 }
 
-/** Whether `value` satisfies the (simple) schema: enough for `not`, `if` and `anyOf`. */
+/**
+ * Whether `value` satisfies the (simple) schema: enough for `not`, `if` and `anyOf`, and for
+ * checking an answer against its documented schema.
+ */
 export function matches(schema: JsonSchema, value: unknown): boolean {
   if (schema.const !== undefined && value !== schema.const) return false;
   if (schema.enum && !schema.enum.includes(value)) return false;
@@ -93,12 +99,26 @@ export function matches(schema: JsonSchema, value: unknown): boolean {
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) return false;
     if (schema.maximum !== undefined && value > schema.maximum) return false;
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return false;
+  }
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) return false;
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
+    if (schema.items && !value.every((item) => matches(schema.items!, item))) return false;
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    if (schema.minProperties !== undefined && keys.length < schema.minProperties) return false;
     for (const key of schema.required ?? []) if (!(key in object)) return false;
     for (const [key, sub] of Object.entries(schema.properties ?? {})) {
       if (key in object && !matches(sub, object[key])) return false;
+    }
+    const others = keys.filter((key) => !(key in (schema.properties ?? {})));
+    const rest = schema.additionalProperties;
+    if (rest === false && others.length > 0) return false;
+    if (typeof rest === 'object' && !others.every((key) => matches(rest, object[key]))) {
+      return false;
     }
   }
   if (schema.anyOf && !schema.anyOf.some((s) => matches(s, value))) return false;

@@ -1,17 +1,27 @@
 /**
- * The OpenAPI document describes exactly what the server accepts: every request the document
- * allows (a minimal one, and one at each edge: each enum value, each bound, each optional field)
- * is accepted, in every content type the document lists; what the document refuses (a control
- * character in any text field, a path id that is not plain digits) is refused with 400 naming
- * the field. Requests are made from the document itself, so a route added later is covered.
+ * The OpenAPI document describes exactly what the server accepts and answers: every request the
+ * document allows (a minimal one, and one at each edge: each enum value, each bound, each
+ * optional field) is accepted, in every content type the document lists, and answered as the
+ * document says (status, content type, JSON schema); what the document refuses (a control
+ * character in any text field, a path id that is not plain digits, an If-Match or an email
+ * outside its pattern, an empty body where one field is needed) is refused with 400 naming the
+ * field. Requests are made from the document itself, so a route added later is covered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, MESSAGES, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
+import { API_BASE, IF_MATCH, MESSAGES, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
 import { startServer } from './harness.ts';
 import { edges, isBlankBranch, matches } from './openapi-values.ts';
-import { documentClient, namedFields, type Parameter, type Request } from './openapi-requests.ts';
+import {
+  answerProblem,
+  documentClient,
+  namedFields,
+  type Operation,
+  type Request,
+} from './openapi-requests.ts';
 
-const s = await startServer();
+const METRICS_TOKEN = 'openapi-metrics-token-0123456789';
+// With METRICS_TOKEN, so that `/metrics` is in the document and its answers are checked too.
+const s = await startServer({ METRICS_TOKEN });
 afterAll(() => s.close());
 
 const { operations, send, baseRequest, bodyFor, fileFor } = await documentClient(s);
@@ -43,6 +53,8 @@ describe('every request the document allows is accepted', () => {
         const res = await send(method, path, request);
         if (refused(res.statusCode) && !unverifiedPasskey(res))
           problems.push(`${label}: ${res.statusCode} ${res.body}`);
+        const wrong = answerProblem(op, res);
+        if (wrong) problems.push(`${label}: ${wrong}`);
       };
       if (contents.length === 0) await tryRequest('minimal', base);
       for (const [type, { schema }] of contents) {
@@ -228,25 +240,24 @@ describe('rules between query parameters, as their descriptions state them', () 
       return found.every((p) => p !== undefined) ? [{ path, method, op, parameters: found }] : [];
     });
 
-  it('inDays is not taken with fromDate or toDate: 400 naming both', async () => {
+  it('inDays, fromDate and toDate are taken in any combination (no rule between them)', async () => {
     const targets = withParameters('inDays', 'fromDate', 'toDate');
     expect(targets.length).toBeGreaterThanOrEqual(3);
     const problems: string[] = [];
-    for (const { path, method, op, parameters } of targets) {
-      const [inDays, fromDate, toDate] = parameters as [Parameter, Parameter, Parameter];
-      if (!inDays.description?.includes('Not with fromDate or toDate'))
-        problems.push(`${method} ${path} inDays: ${inDays.description}`);
-      for (const date of [fromDate, toDate]) {
-        if (!date.description?.includes('Not with inDays'))
-          problems.push(`${method} ${path} ${date.name}: ${date.description}`);
-        const base = baseRequest(op);
-        const query = { ...base.query, inDays: 7, [date.name]: '2026-01-15' };
-        const res = await send(method, path, { ...base, query });
-        const named = namedFields(res);
-        if (res.statusCode !== 400 || !named.includes('inDays') || !named.includes(date.name))
+    for (const { path, method, op } of targets) {
+      const base = baseRequest(op);
+      for (const given of [
+        { inDays: 7, fromDate: '2026-01-15' },
+        { inDays: 7, toDate: '2026-01-15' },
+        { inDays: 3650, fromDate: '2026-01-10', toDate: '2026-01-15' },
+      ]) {
+        const res = await send(method, path, { ...base, query: { ...base.query, ...given } });
+        if (res.statusCode !== 200)
           problems.push(
-            `${method} ${path} inDays with ${date.name}: ${res.statusCode} ${res.body}`,
+            `${method} ${path} ${JSON.stringify(given)}: ${res.statusCode} ${res.body}`,
           );
+        const wrong = answerProblem(op, res);
+        if (wrong) problems.push(`${method} ${path} ${JSON.stringify(given)}: ${wrong}`);
       }
     }
     expect(problems.join('\n')).toBe('');
@@ -272,6 +283,164 @@ describe('rules between query parameters, as their descriptions state them', () 
       }
     }
     expect(problems.join('\n')).toBe('');
+  });
+});
+
+describe('a header, an email and an empty body are taken exactly as the document says', () => {
+  const withIfMatch = operations.filter(({ op }) =>
+    (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'if-match'),
+  );
+  const ifMatchOf = (op: Operation) =>
+    op.parameters!.find((p) => p.in === 'header' && p.name === 'if-match')!;
+
+  it('If-Match is documented on every change of one row with the pattern the server reads', () => {
+    expect(withIfMatch.length).toBeGreaterThanOrEqual(44);
+    const problems = withIfMatch
+      .filter(({ op }) => ifMatchOf(op).schema.pattern !== IF_MATCH.source)
+      .map(({ method, path, op }) => `${method} ${path}: ${JSON.stringify(ifMatchOf(op).schema)}`);
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('If-Match: a value the pattern allows is taken, any other refused naming it', async () => {
+    const values = [
+      '*',
+      ' * ',
+      '1',
+      '"1"',
+      'W/"1"',
+      ' "7" ',
+      '"2147483647"',
+      '2147483647',
+      '"2147483648"',
+      '"0"',
+      '0',
+      '"01"',
+      '"-1"',
+      '"1.0"',
+      'W/1',
+      'w/"1"',
+      '"1',
+      '1"',
+      '""',
+      'abc',
+      '"1", "2"',
+      '',
+    ];
+    // A JSON change, a status change and a file replacement: the one check serves them all.
+    const targets = [
+      withIfMatch.find(({ method, path }) => method === 'PATCH' && path.includes('/faqs/')),
+      withIfMatch.find(({ path }) => path.includes('/status/')),
+      withIfMatch.find(({ op }) => op.requestBody?.content['multipart/form-data'] !== undefined),
+    ];
+    const problems: string[] = [];
+    for (const target of targets) {
+      expect(target).toBeDefined();
+      const { method, path, op } = target!;
+      const schema = ifMatchOf(op).schema;
+      const [type, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      const body = type && content ? bodyFor(content.schema, type) : undefined;
+      for (const value of values) {
+        const res = await send(method, path, {
+          ...baseRequest(op),
+          body,
+          type,
+          headers: { 'if-match': value },
+        });
+        const taken = !(res.statusCode === 400 && namedFields(res).includes('If-Match'));
+        if (taken !== matches(schema, value) || refused(res.statusCode) !== !taken)
+          problems.push(`${method} ${path} If-Match ${JSON.stringify(value)}: ${res.statusCode}`);
+        const wrong = answerProblem(op, res);
+        if (wrong) problems.push(`${method} ${path} If-Match ${JSON.stringify(value)}: ${wrong}`);
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('an email: what its pattern allows is taken (RFC 5322 characters too), the rest refused naming it', async () => {
+    const values = [
+      '&u@a.help',
+      "o'neil+tag@sub.example.co",
+      "a!#$%&'*+/=?^_`{|}~-z@example.com",
+      'first.last@x-y.example',
+      'A@B.CO',
+      'a@b.c',
+      `${'a'.repeat(64)}@${'b'.repeat(63)}.com`,
+      'a@localhost',
+      '"q"@example.com',
+      'a@[127.0.0.1]',
+      'a..b@example.com',
+      '.a@example.com',
+      'a.@example.com',
+      'a@-example.com',
+      'a@example-.com',
+      'a@example..com',
+      `a@${'b'.repeat(64)}.com`,
+      'ä@example.com',
+      'a@b_c.com',
+      'a b@example.com',
+      'a@@example.com',
+    ];
+    const problems: string[] = [];
+    let fields = 0;
+    for (const { path, method, op } of operations) {
+      const json = op.requestBody?.content['application/json'];
+      if (!json) continue;
+      for (const [name, sub] of Object.entries(json.schema.properties ?? {})) {
+        if (![sub, ...(sub.anyOf ?? [])].some((b) => b.format === 'email')) continue;
+        fields += 1;
+        for (const value of values) {
+          // A body the document allows with a plain address, then this one in its place.
+          const body = {
+            ...bodyFor(json.schema, 'application/json', { [name]: 'person@example.com' }),
+            [name]: value,
+          };
+          const res = await send(method, path, {
+            ...baseRequest(op),
+            body,
+            type: 'application/json',
+          });
+          const taken = !(res.statusCode === 400 && namedFields(res).includes(name));
+          if (taken !== matches(json.schema, body))
+            problems.push(`${method} ${path} ${name}=${value}: ${res.statusCode} ${res.body}`);
+        }
+      }
+    }
+    expect(fields).toBeGreaterThanOrEqual(3);
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('an empty body: refused where the document asks for a field (required, minProperties), taken elsewhere', async () => {
+    const problems: string[] = [];
+    let needing = 0;
+    for (const { path, method, op } of operations) {
+      for (const [type, { schema }] of Object.entries(op.requestBody?.content ?? {})) {
+        const allowed = matches(schema, {});
+        if (!allowed && (schema.minProperties ?? 0) > 0) needing += 1;
+        const res = await send(method, path, { ...baseRequest(op), body: {}, type });
+        if (allowed === (res.statusCode === 400))
+          problems.push(
+            `${method} ${path} ${type} {}: ${res.statusCode} ${res.body.slice(0, 200)}`,
+          );
+      }
+    }
+    // Each partial update (PATCH blogs …), in each of its three content types.
+    expect(needing).toBeGreaterThanOrEqual(8 * 3);
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('/metrics answers as documented: text with its token, JSON 401 without', async () => {
+    const metrics = operations.find(({ path }) => path === '/metrics');
+    expect(metrics).toBeDefined();
+    const { op } = metrics!;
+    expect(Object.keys(op.responses?.['401']?.content ?? {})).toEqual(['application/json']);
+    for (const authorization of [`Bearer ${METRICS_TOKEN}`, 'Bearer wrong', undefined]) {
+      const res = await s.app.inject({
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.statusCode).toBe(authorization === `Bearer ${METRICS_TOKEN}` ? 200 : 401);
+      expect(answerProblem(op, res), authorization).toBeUndefined();
+    }
   });
 });
 

@@ -306,6 +306,28 @@ describe('dashboard trends', () => {
     expect(t.points).toHaveLength(8);
   });
 
+  it('take inDays with toDate as the days ending with it, and the later of it and fromDate', async () => {
+    const ending = await get('/dashboard/trends?inDays=10&toDate=2025-03-10');
+    expect([ending.from, ending.to, ending.points.length]).toEqual([
+      '2025-03-01',
+      '2025-03-10',
+      10,
+    ]);
+    expect(ending).toEqual(await get('/dashboard/trends?fromDate=2025-03-01&toDate=2025-03-10'));
+    await checkTrend(ending, (d) => addDays(d, 1));
+    expect(await get('/dashboard/trends?fromDate=2025-03-05&toDate=2025-03-10&inDays=10')).toEqual(
+      await get('/dashboard/trends?fromDate=2025-03-05&toDate=2025-03-10'),
+    );
+    expect(await get('/dashboard/trends?fromDate=2025-01-01&inDays=7')).toEqual(
+      await get('/dashboard/trends?inDays=7'),
+    );
+    expect(await get('/dashboard/top?inDays=10&toDate=2025-03-10&limit=20')).toEqual(
+      await get('/dashboard/top?fromDate=2025-03-01&toDate=2025-03-10&limit=20'),
+    );
+    const early = await get('/dashboard/trends?inDays=3650&toDate=1000-01-05&bucket=day');
+    expect([early.from, early.to, early.points.length]).toEqual(['1000-01-01', '1000-01-05', 5]);
+  });
+
   it('start all time at the first day with data, and cap it at 400 buckets', async () => {
     const all = await get('/dashboard/trends?bucket=month');
     expect(all.from).toBe('2025-02-25');

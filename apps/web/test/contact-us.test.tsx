@@ -67,6 +67,20 @@ describe('contact us', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('links an address holding ?, & or # as that one address, not as headers', async () => {
+    const email = "o'neil&co?cc=x#y@example.com";
+    server.use(
+      http.get(api('/contact-us/all'), () =>
+        HttpResponse.json({ result: [enquiry(5, { email })], total: 1 }),
+      ),
+    );
+    renderApp('/contact-us', { signedInAs: 'a@b.c' });
+    const table = await screen.findByRole('table', { name: 'Enquiries' });
+    const href = (await within(table).findByRole('link', { name: email })).getAttribute('href');
+    expect(href).toBe("mailto:o'neil%26co%3Fcc%3Dx%23y@example.com");
+    expect(new URL(href!).search).toBe('');
+  });
+
   it('shows the empty and error states', async () => {
     let fail = true;
     server.use(

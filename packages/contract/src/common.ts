@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { STATUSES } from './enums.ts';
 import {
+  MAX_ID,
+  digitsPattern,
   intWithDefault,
   optionalCalendarDate,
   optionalEnum,
@@ -108,6 +110,17 @@ export type StatusBody = z.input<typeof statusBody>;
  * `If-Match: "<version>"`.
  */
 export const version = z.number().int().positive();
+
+const VERSION_DIGITS = digitsPattern(1, MAX_ID);
+/**
+ * `If-Match` as a change of one row takes it: the version as the ETag gave it (`"3"`), the same
+ * marked weak (`W/"3"`: a proxy that compresses answers may weaken the ETag it passes on) or bare
+ * (`3`), or `*` (any version: nothing is checked); white space around it is ignored. One pattern,
+ * the range of versions included, so the API document states exactly what is taken.
+ */
+export const IF_MATCH = new RegExp(
+  `^\\s*(?:\\*|(?:W/)?"(${VERSION_DIGITS})"|(${VERSION_DIGITS}))\\s*$`,
+);
 
 /**
  * A bulk call's optional `versions`: for some or all of its ids, the version the caller read

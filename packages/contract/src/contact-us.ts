@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listQuery, listResponse, sortParam, version } from './common.ts';
-import { text, timestamp } from './fields.ts';
+import { emailAddress, text, timestamp } from './fields.ts';
 
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_EMAIL_MAX = 254;
@@ -24,9 +24,7 @@ export type ContactUs = z.infer<typeof contactUs>;
 export const contactUsBody = z.strictObject({
   fName: text(CONTACT_NAME_MAX),
   lName: text(CONTACT_NAME_MAX),
-  email: text(CONTACT_EMAIL_MAX)
-    .pipe(z.email({ error: 'Must be an email address' }))
-    .meta({ format: 'email' }),
+  email: emailAddress(CONTACT_EMAIL_MAX),
   phoneNumber: text(20)
     .min(6, { error: 'Must be at least 6 characters' })
     .regex(CONTACT_PHONE_NUMBER, { error: 'Must be digits, with an optional leading +' }),

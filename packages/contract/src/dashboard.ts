@@ -11,41 +11,31 @@ import {
 import { specialDayPosters } from './special-days.ts';
 
 /**
- * The dashboard's period: fromDate/toDate (whole UTC days) or the last `inDays` days, never both.
- * The parameters' descriptions say so, as OpenAPI cannot.
+ * The dashboard's period: fromDate/toDate (whole UTC days) and the last `inDays` days. Given
+ * together, every bound applies, as two filters of a list do: inDays then counts back from the
+ * end of toDate, and the period starts at the later of fromDate and inDays' first day. (A rule
+ * between parameters could only be prose: OpenAPI cannot state one. The one left, toDate not
+ * before fromDate, is a mistake to point out, not a period to answer.)
  */
 const period = {
   fromDate: dateRange.fromDate.meta({
-    description: 'The first day (UTC), included. Not with inDays (400 naming both).',
+    description:
+      'The first day (UTC), included. With inDays too, the period starts at the later of the two.',
   }),
   toDate: dateRange.toDate.meta({
     description:
-      'The last day (UTC), included; not before fromDate (400 naming toDate). Not with inDays ' +
-      '(400 naming both).',
+      'The last day (UTC), included; not before fromDate (400 naming toDate). With inDays, the ' +
+      'period is the inDays days that end with it.',
   }),
   inDays: optionalInt(1, 3650).meta({
     description:
-      'The last N days, counted from now. Not with fromDate or toDate (400 naming both).',
+      'The last N days: counted back from now, or, with toDate, the N whole days ending with ' +
+      'toDate. With fromDate too, the period starts at the later of the two.',
   }),
   masterAppId: optionalId,
 };
 
-export const PERIOD_EXCLUSIVE = 'Use either inDays or fromDate/toDate, not both';
-
-function checkPeriod(
-  q: { fromDate?: string; toDate?: string; inDays?: number },
-  ctx: z.RefinementCtx,
-) {
-  const dates = (['fromDate', 'toDate'] as const).filter((field) => q[field] !== undefined);
-  if (q.inDays !== undefined && dates.length > 0) {
-    for (const field of ['inDays', ...dates]) {
-      ctx.addIssue({ code: 'custom', path: [field], message: PERIOD_EXCLUSIVE });
-    }
-  }
-  checkDateRange(q, ctx);
-}
-
-export const dashboardQuery = z.strictObject(period).superRefine(checkPeriod);
+export const dashboardQuery = z.strictObject(period).superRefine(checkDateRange);
 export type DashboardQuery = z.input<typeof dashboardQuery>;
 
 export const dashboardCounts = z.object({
@@ -63,7 +53,7 @@ export const TREND_MAX_BUCKETS = 400;
 
 export const dashboardTrendQuery = z
   .strictObject({ ...period, bucket: optionalEnum(TREND_BUCKETS) })
-  .superRefine(checkPeriod);
+  .superRefine(checkDateRange);
 export type DashboardTrendQuery = z.input<typeof dashboardTrendQuery>;
 
 export const trendPoint = z.object({
@@ -86,7 +76,7 @@ export type DashboardTrend = z.infer<typeof dashboardTrend>;
 
 export const dashboardTopQuery = z
   .strictObject({ ...period, limit: intWithDefault(1, 20, 5) })
-  .superRefine(checkPeriod);
+  .superRefine(checkDateRange);
 export type DashboardTopQuery = z.input<typeof dashboardTopQuery>;
 
 export const topCategory = z.object({

@@ -30,8 +30,10 @@ export function atLeastOne<T extends Record<string, unknown>>(
 export function atLeastOneDocumented(
   fields: readonly string[],
   blankGiven: readonly string[] = [],
-): { anyOf: object[]; description: string } {
+): { minProperties: number; anyOf: object[]; description: string } {
   return {
+    // Implied by `anyOf`, and said plainly for the tools that read no further: never empty.
+    minProperties: 1,
     anyOf: fields.map((field) =>
       blankGiven.includes(field)
         ? { required: [field] }

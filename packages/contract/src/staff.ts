@@ -7,6 +7,7 @@ import { MAX_LIMIT, listQuery, listResponse, mutationResponse, version } from '.
 import {
   blankAsAbsent,
   bool,
+  emailAddress,
   id,
   intWithDefault,
   optionalEnum,
@@ -27,9 +28,7 @@ export const STAFF_ROLES_MAX = 50;
 /** A phone number: digits, with an optional leading +, 6 to 20 characters. */
 export const STAFF_PHONE_NUMBER = /^\+?\d{6,19}$/;
 
-const email = text(STAFF_EMAIL_MAX)
-  .pipe(z.email({ error: 'Must be an email address' }))
-  .meta({ format: 'email' });
+const email = emailAddress(STAFF_EMAIL_MAX);
 const phoneNumber = text(STAFF_PHONE_MAX).regex(STAFF_PHONE_NUMBER, {
   error: 'Must be 6 to 19 digits, with an optional leading +',
 });

@@ -26,6 +26,7 @@ import { versions } from './migrations/0021-versions.ts';
 import { presence } from './migrations/0022-presence.ts';
 import { secondFactors } from './migrations/0023-second-factors.ts';
 import { recentProof } from './migrations/0024-recent-proof.ts';
+import { eventStreams } from './migrations/0025-event-streams.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0022-presence': presence(d),
     '0023-second-factors': secondFactors(d),
     '0024-recent-proof': recentProof(d),
+    '0025-event-streams': eventStreams(d),
   };
 }
 

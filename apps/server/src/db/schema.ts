@@ -441,6 +441,13 @@ export interface PresenceTable {
   expiresAt: Timestamp;
 }
 
+/** One open event stream, on any instance (events/streams.ts). */
+export interface EventStreamTable {
+  id: Generated<number>;
+  accountId: number;
+  openedAt: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -477,6 +484,7 @@ export interface Database {
   passkeys: PasskeyTable;
   authChallenges: AuthChallengeTable;
   securitySettings: SecuritySettingsTable;
+  eventStreams: EventStreamTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -3,6 +3,11 @@
  * see, delivery of what the bus hears, the replay after `Last-Event-ID`, and the few shared
  * timers. Per stream there is only its socket and a small record: no timer, no buffer beyond the
  * socket's own (a stream whose socket stops taking data is dropped, and resumes on reconnecting).
+ *
+ * Every open stream also has a row in `event_streams`, shared by all instances, so an account
+ * holds at most MAX_STREAMS_PER_ACCOUNT of them wherever they are open: opening one more deletes
+ * the rows of its oldest, which end at once when they are on this instance and within `checkMs`
+ * when they are on another (the periodic check ends local streams whose row is gone).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
@@ -41,6 +46,11 @@ const REPLAY_MAX_ENTRIES = 5_000;
 const MAX_BUFFERED_BYTES = 256 * 1024;
 /** Session ids per statement when checking every stream's access. */
 const CHECK_CHUNK = 500;
+/**
+ * Open streams one account may hold (API.md): a tab holds one, and each costs its socket and a
+ * share of every delivery, so one token cannot open thousands.
+ */
+export const MAX_STREAMS_PER_ACCOUNT = 20;
 
 /** Audit areas whose changes can take a stream's access away (sign-outs, grants, staff, menus). */
 const ACCESS_AREAS: ReadonlySet<AuditArea> = new Set(['auth', 'staff', 'menus']);
@@ -123,6 +133,8 @@ export class EventStream {
   readonly res: ServerResponse;
   readonly sessionId: string;
   access: StreamAccess;
+  /** Its row in `event_streams`, once written. */
+  row: number | undefined;
   lastWrite = Date.now();
   /** While the stream is being opened (replay, presence), what arrives waits here. */
   #held: string[] | undefined = [];
@@ -250,7 +262,10 @@ export class EventStreams {
     this.#streams.add(stream);
     this.#deps.onCount?.(this.#streams.size);
     const forget = () => {
-      if (this.#streams.delete(stream)) this.#deps.onCount?.(this.#streams.size);
+      if (!this.#streams.delete(stream)) return;
+      this.#deps.onCount?.(this.#streams.size);
+      // While closing, `close` removes the rows of all at once.
+      if (stream.row !== undefined && !this.#closing) void this.#removeRows([stream.row]);
     };
     res.on('close', forget);
     req.on('close', forget);
@@ -260,6 +275,7 @@ export class EventStreams {
     try {
       // Tells EventSource to come back soon after a drop (the web app's client has its own).
       stream.write('retry: 2000\n\n');
+      await this.#register(stream);
       const { db, presence } = this.#deps;
       stream.write(await replay(db, stream.access, lastEventId));
       for (const row of await presence.current()) {
@@ -272,12 +288,75 @@ export class EventStreams {
     }
   }
 
-  /** Ends every stream and stops listening: the server is stopping. */
-  close() {
+  /**
+   * Writes the stream's row, then deletes the rows of the account's streams beyond the newest
+   * MAX_STREAMS_PER_ACCOUNT (on any instance), ending those that are here. The newest row past
+   * the cap is looked for first, so the usual open (under the cap) writes its row and no more.
+   */
+  async #register(stream: EventStream) {
+    const { db } = this.#deps;
+    const { accountId } = stream.access;
+    const { id } = await db
+      .insertInto('eventStreams')
+      .values({ accountId, openedAt: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    stream.row = id;
+    // Closed while its row was being written: `forget` had no row to remove yet.
+    if (!this.#streams.has(stream)) {
+      await this.#removeRows([id]);
+      return;
+    }
+    const newestOver = await db
+      .selectFrom('eventStreams')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .offset(MAX_STREAMS_PER_ACCOUNT)
+      .executeTakeFirst();
+    if (!newestOver) return;
+    const removed = await db
+      .deleteFrom('eventStreams')
+      .where('accountId', '=', accountId)
+      .where('id', '<=', newestOver.id)
+      .returning('id')
+      .execute();
+    const gone = new Set(removed.map((r) => r.id));
+    for (const other of this.#streams) {
+      // With its connection: what the cap saves is the socket.
+      if (other.row !== undefined && gone.has(other.row)) other.endConnection();
+    }
+  }
+
+  /** Deletes the rows of streams that ended; a failure leaves rows that are pushed out later. */
+  async #removeRows(rows: readonly number[]) {
+    try {
+      for (let i = 0; i < rows.length; i += CHECK_CHUNK) {
+        await this.#deps.db
+          .deleteFrom('eventStreams')
+          .where('id', 'in', rows.slice(i, i + CHECK_CHUNK))
+          .execute();
+      }
+    } catch (err) {
+      this.#deps.log.warn({ err }, 'event streams: a stream’s row was not removed');
+    }
+  }
+
+  /**
+   * Ends every stream and stops listening: the server is stopping. Their rows are removed after
+   * the connections ended, so no client waits on the database to be let go.
+   */
+  async close() {
     this.#closing = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#unsubscribe?.();
-    for (const stream of this.#streams) stream.endConnection();
+    const rows: number[] = [];
+    for (const stream of this.#streams) {
+      if (stream.row !== undefined) rows.push(stream.row);
+      stream.endConnection();
+    }
+    await this.#removeRows(rows);
   }
 
   async #handle(message: BusMessage) {
@@ -320,8 +399,10 @@ export class EventStreams {
 
   /**
    * Reads every stream's session and grants again: a stream whose session has ended (signed
-   * out, revoked, expired, the account no longer active) ends; grants apply from now on. Runs
-   * after the check under way, if any, so it reads what committed before it was asked for.
+   * out, revoked, expired, the account no longer active) ends; grants apply from now on. A
+   * stream whose row is gone (pushed out by a newer stream of its account, maybe on another
+   * instance) ends too. Runs after the check under way, if any, so it reads what committed
+   * before it was asked for.
    */
   #checkAccess(): Promise<void> {
     const run = async () => {
@@ -329,12 +410,17 @@ export class EventStreams {
       try {
         const streams = [...this.#streams];
         if (streams.length === 0) return;
+        // As they are now: a row written while the check reads is not looked for.
+        const rows = streams.map((s) => s.row);
         const live = await accessOf(this.#deps.db, [...new Set(streams.map((s) => s.sessionId))]);
-        for (const stream of streams) {
+        const kept = await this.#rowsKept(rows);
+        streams.forEach((stream, i) => {
           const access = live.get(stream.sessionId);
-          if (access) stream.access = access;
+          const row = rows[i];
+          if (row !== undefined && !kept.has(row)) stream.endConnection();
+          else if (access) stream.access = access;
           else stream.end();
-        }
+        });
       } finally {
         this.#checkRunning = false;
       }
@@ -343,6 +429,21 @@ export class EventStreams {
     return this.#checking.catch((err: unknown) =>
       this.#deps.log.warn({ err }, 'event streams: the access check failed'),
     );
+  }
+
+  /** Which of `rows` are still there. */
+  async #rowsKept(all: ReadonlyArray<number | undefined>): Promise<Set<number>> {
+    const rows = all.filter((row) => row !== undefined);
+    const kept = new Set<number>();
+    for (let i = 0; i < rows.length; i += CHECK_CHUNK) {
+      const found = await this.#deps.db
+        .selectFrom('eventStreams')
+        .select('id')
+        .where('id', 'in', rows.slice(i, i + CHECK_CHUNK))
+        .execute();
+      for (const { id } of found) kept.add(id);
+    }
+    return kept;
   }
 }
 

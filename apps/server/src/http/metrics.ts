@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { PgReadPool, SqliteReadPool } from '../db/reads.ts';
+import { errorResponse } from '@master-admin/contract';
 import { HttpError } from './errors.ts';
 
-const METRICS_PATH = '/metrics';
+export const METRICS_PATH = '/metrics';
 
 /** The counters other modules add to; they count whether or not `/metrics` is served. */
 export class Metrics {
@@ -118,11 +119,18 @@ export const metricsRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Metrics in Prometheus text format (only when METRICS_TOKEN is set)',
         description:
           'Needs `Authorization: Bearer <METRICS_TOKEN>` (not a sign-in token); a missing or ' +
-          'wrong one answers 401 with the usual JSON error.',
+          'wrong one answers 401 with the usual JSON error. Without METRICS_TOKEN set there ' +
+          'is no such path: 404 with the usual JSON error, as for any unknown path.',
         security: [{ metricsToken: [] }],
+        // No query, as on every route of the API: a key given is refused, never ignored.
+        querystring: z.strictObject({}),
         produces: ['text/plain'],
-        // (401 answers the usual JSON error; listed here it would be documented as text.)
-        response: { 200: z.string().meta({ description: 'Prometheus text format 0.0.4' }) },
+        response: {
+          200: z.string().meta({ description: 'Prometheus text format 0.0.4' }),
+          401: errorResponse.meta({
+            description: 'The metrics token is missing or wrong (`WWW-Authenticate: Bearer`)',
+          }),
+        },
       },
     },
     async (request, reply) => {

@@ -67,3 +67,30 @@ export function documentBlanks<T>(schema: T): T {
     ],
   } as T;
 }
+
+/**
+ * The answers of a route that produces something other than JSON (an image, an event stream,
+ * metrics text) as the server sends them: its successes in the route's `produces` types, its
+ * errors as the JSON every error is. Left alone, the API document would list every answer, the
+ * errors too, in the `produces` types.
+ */
+export function documentAnswerTypes<T extends { produces?: readonly string[]; response?: unknown }>(
+  schema: T,
+): T {
+  const { produces, response } = schema;
+  if (!produces || !response || typeof response !== 'object') return schema;
+  const documented = Object.fromEntries(
+    Object.entries(response).map(([status, answer]) => {
+      const { description, ...own } = answer as JsonObject;
+      const types = status.startsWith('2') ? produces : ['application/json'];
+      return [
+        status,
+        {
+          ...(description === undefined ? {} : { description }),
+          content: Object.fromEntries(types.map((type) => [type, { schema: own }])),
+        },
+      ];
+    }),
+  );
+  return { ...schema, response: documented };
+}

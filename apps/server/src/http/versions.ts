@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuditArea, ChangedBy } from '@master-admin/contract';
+import { IF_MATCH, type AuditArea, type ChangedBy } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { displayName } from '../events/presence.ts';
@@ -62,19 +62,19 @@ export function registerVersioned(app: FastifyInstance, area: AuditArea, spec: V
   app.versionedAreas.set(area, spec);
 }
 
-const ENTITY_TAG = /^\s*(?:W\/)?"?([1-9]\d{0,9})"?\s*$/;
-
-/** The version an `If-Match` header names; `*` (any version) and absence check nothing. */
+/**
+ * The version an `If-Match` header names (IF_MATCH, the pattern the API document states); `*`
+ * (any version) and absence check nothing.
+ */
 export function parseIfMatch(header: string | string[] | undefined): number | undefined {
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header.join(',') : header;
-  if (value.trim() === '*') return undefined;
-  const match = ENTITY_TAG.exec(value);
-  const version = match ? Number(match[1]) : NaN;
-  if (!Number.isSafeInteger(version) || version > 2_147_483_647) {
+  const match = IF_MATCH.exec(value);
+  if (!match) {
     throw invalidField('If-Match', 'Must be one version in quotes, as the ETag gave it: "3"');
   }
-  return version;
+  const digits = match[1] ?? match[2];
+  return digits === undefined ? undefined : Number(digits);
 }
 
 /** The row a single-row call changes: the path's `id`, else its `accountId`. */
@@ -205,9 +205,10 @@ declare module 'fastify' {
 }
 
 const IF_MATCH_HELP =
-  'The version this change is based on, as the row\'s ETag gave it ("3"). When the row has ' +
-  'changed since, nothing changes and the answer is 409 with the row as it is now, who changed ' +
-  'it and when. Without it the change is made whatever the version.';
+  'The version this change is based on, as the row\'s ETag gave it ("3"; also taken weak, ' +
+  '`W/"3"`, or bare, `3`; `*` checks nothing). When the row has changed since, nothing ' +
+  'changes and the answer is 409 with the row as it is now, who changed it and when. Without ' +
+  'it the change is made whatever the version. Anything else → 400 naming If-Match.';
 
 /** Whether a route changes one versioned row named by its path (and so takes If-Match). */
 function takesIfMatch(method: string, url: string, config: { ifMatch?: false } | undefined) {
@@ -232,7 +233,11 @@ export function registerVersions(app: FastifyInstance) {
     route.schema = {
       ...route.schema,
       headers: z.looseObject({
-        'if-match': z.string().optional().meta({ description: IF_MATCH_HELP }),
+        // Checked by parseIfMatch, which names the header as clients write it (`If-Match`).
+        'if-match': z
+          .string()
+          .optional()
+          .meta({ description: IF_MATCH_HELP, pattern: IF_MATCH.source }),
       }),
     };
   });

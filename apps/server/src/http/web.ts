@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { API_BASE, MESSAGES } from '@master-admin/contract';
 import { errorBody, handleError } from './errors.ts';
+import { METRICS_PATH } from './metrics.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -87,13 +88,17 @@ export async function registerWebApp(app: FastifyInstance, dist: string | undefi
   answerUnknownMethods(app);
 }
 
-/** Paths the web app serves (when built): all but the API, its documentation and the media. */
+/**
+ * Paths the web app serves (when built): all but the API, its documentation, the media and
+ * `/metrics` (an unknown path without METRICS_TOKEN: API.md promises a JSON 404 there).
+ */
 function servedByWebApp(path: string): boolean {
   return (
     !path.startsWith(`${API_BASE}/`) &&
     path !== API_BASE &&
     !path.startsWith('/media/') &&
-    !path.startsWith('/api/docs')
+    !path.startsWith('/api/docs') &&
+    path.replace(/\/+$/, '') !== METRICS_PATH
   );
 }
 

@@ -54,3 +54,13 @@ export function formatAgo(iso: string, now = Date.now()): string {
   if (hours < 24) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
   return `on ${formatDateTime(iso)}`;
 }
+
+/**
+ * A `mailto:` link to `email`. An address may hold `?`, `&`, `#` or `%` (`a?cc=b@c.io` is one
+ * address), which in a link would start its headers or fragment: each part is percent-encoded.
+ */
+export function mailtoHref(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return `mailto:${encodeURIComponent(email)}`;
+  return `mailto:${encodeURIComponent(email.slice(0, at))}@${encodeURIComponent(email.slice(at + 1))}`;
+}

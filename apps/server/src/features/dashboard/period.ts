@@ -1,36 +1,63 @@
 /**
- * The dashboard's period (fromDate/toDate or inDays) as bounds on creation timestamps and on
- * calendar days, and the day, week and month buckets of a trend. Everything is UTC.
+ * The dashboard's period (fromDate, toDate and inDays, any of them together) as bounds on
+ * creation timestamps and on calendar days, and the day, week and month buckets of a trend.
+ * Everything is UTC.
  */
-import type { TrendBucket } from '@master-admin/contract';
+import { DATE_MIN, type TrendBucket } from '@master-admin/contract';
 
 const DAY_MS = 86_400_000;
 
 export type PeriodQuery = { fromDate?: string; toDate?: string; inDays?: number };
 
-/** The creation-time window: fromDate/toDate as whole UTC days, or the last `inDays` days. */
+/**
+ * Where inDays starts, as a timestamp: N days before now, or, with toDate, the first moment of
+ * the N whole days that end with toDate (never before DATE_MIN).
+ */
+function inDaysStart(q: PeriodQuery & { inDays: number }, now: number): string {
+  if (q.toDate === undefined) return new Date(now - q.inDays * DAY_MS).toISOString();
+  const first = addDays(q.toDate, 1 - q.inDays);
+  return `${first < DATE_MIN ? DATE_MIN : first}T00:00:00.000Z`;
+}
+
+/** The later of the starts given (ISO strings of one form compare as text), if any. */
+function latest(starts: Array<string | undefined>): string | undefined {
+  return starts.reduce<string | undefined>(
+    (a, b) => (a === undefined || (b !== undefined && b > a) ? b : a),
+    undefined,
+  );
+}
+
+/**
+ * The creation-time window: every bound given applies. fromDate and toDate are whole UTC days;
+ * inDays is the last N days of the period, counted back from now, or from the end of toDate.
+ */
 export function createdWindow(q: PeriodQuery, now = Date.now()) {
-  if (q.inDays !== undefined) {
-    return { from: new Date(now - q.inDays * DAY_MS).toISOString(), to: undefined };
-  }
-  // The last millisecond of toDate, inclusive (timestamps are stored to the millisecond): the
-  // next midnight would not be writable for 9999-12-31 (toISOString gives "+010000-…", which
-  // SQLite compares as text and PostgreSQL refuses).
   return {
-    from: q.fromDate ? `${q.fromDate}T00:00:00.000Z` : undefined,
+    from: latest([
+      q.fromDate === undefined ? undefined : `${q.fromDate}T00:00:00.000Z`,
+      q.inDays === undefined ? undefined : inDaysStart({ ...q, inDays: q.inDays }, now),
+    ]),
+    // The last millisecond of toDate, inclusive (timestamps are stored to the millisecond): the
+    // next midnight would not be writable for 9999-12-31 (toISOString gives "+010000-…", which
+    // SQLite compares as text and PostgreSQL refuses).
     to: q.toDate ? `${q.toDate}T23:59:59.999Z` : undefined,
   };
 }
 
 /**
- * The window on calendar days (downloads are recorded per day): fromDate/toDate themselves, or
- * for inDays the days from the one the window starts in to today (that first day whole).
+ * The window on calendar days (downloads are recorded per day): fromDate/toDate themselves, and
+ * for inDays the days from the one its window starts in (that first day whole).
  */
 export function dayWindow(q: PeriodQuery, now = Date.now()) {
-  if (q.inDays !== undefined) {
-    return { from: new Date(now - q.inDays * DAY_MS).toISOString().slice(0, 10), to: undefined };
-  }
-  return { from: q.fromDate, to: q.toDate };
+  return {
+    from: latest([
+      q.fromDate,
+      q.inDays === undefined
+        ? undefined
+        : inDaysStart({ ...q, inDays: q.inDays }, now).slice(0, 10),
+    ]),
+    to: q.toDate,
+  };
 }
 
 export function today(now = Date.now()): string {

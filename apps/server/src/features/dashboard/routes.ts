@@ -17,9 +17,10 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['dashboard'],
         summary: 'Counts of users, categories and posters created in a window',
         description:
-          'fromDate/toDate are whole UTC days, both included; inDays is the last N days. inDays ' +
-          'cannot be combined with fromDate or toDate (400 naming them), and toDate must not be ' +
-          'before fromDate (400 naming toDate). With neither, all time. masterAppId narrows ' +
+          'fromDate/toDate are whole UTC days, both included; inDays is the last N days (from ' +
+          'now, or the N days ending with toDate). Given together, every bound applies: the ' +
+          'period starts at the later of fromDate and inDays. toDate must not be before ' +
+          'fromDate (400 naming toDate). With none, all time. masterAppId narrows ' +
           'users and posters (categories are shared by every app). downloadPoster sums the ' +
           'downloads of the posters counted. Deleted users are not counted.',
         querystring: dashboardQuery,

@@ -44,9 +44,10 @@ import {
 const PERIOD =
   'The period is that of `dashboard/getCount`: fromDate/toDate are whole UTC days, both included; ' +
   'inDays is the last N days (counted from now, as the counts are; downloads, recorded per day, ' +
-  'from the whole day the window starts in). With neither, all time. inDays cannot be combined ' +
-  'with fromDate or toDate (400 naming them), and toDate must not be before fromDate (400 naming ' +
-  'toDate). masterAppId narrows to one app. ';
+  'from the whole day the window starts in), or with toDate the N whole days ending with it. ' +
+  'Given together, every bound applies: the period starts at the later of fromDate and inDays. ' +
+  'With none, all time. toDate must not be before fromDate (400 naming toDate). masterAppId ' +
+  'narrows to one app. ';
 
 /**
  * How many of the posters with the most downloads of all time, per poster asked for, a period's
@@ -124,7 +125,8 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           'only rows within the period are counted in it. Every bucket from the one holding ' +
           '`from` to the one holding `to` is answered, zeros included. Without bucket: day for ' +
           'up to 92 days, week up to 730, month beyond. `to` is toDate, or today; `from` is ' +
-          'fromDate, the first day of inDays, or (all time or toDate alone) the first day with ' +
+          'the later of fromDate and the first day of inDays, or (all time or toDate alone) the ' +
+          'first day with ' +
           `data, at most ${TREND_MAX_BUCKETS} buckets back. A period of more than ` +
           `${TREND_MAX_BUCKETS} buckets → 400 naming bucket. downloads sums the per-day ` +
           'downloads the content app records (`poster_downloads`); posters counts posters ' +

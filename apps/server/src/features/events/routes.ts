@@ -19,7 +19,12 @@ import type { FastifyRequest } from 'fastify';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, forbidden, invalidField } from '../../http/errors.ts';
-import { REPLAY_SLACK_MS, REPLAY_WINDOW_MS, accessOf } from '../../events/streams.ts';
+import {
+  MAX_STREAMS_PER_ACCOUNT,
+  REPLAY_SLACK_MS,
+  REPLAY_WINDOW_MS,
+  accessOf,
+} from '../../events/streams.ts';
 
 // Loose: the other headers stay as they came.
 const lastEventIdHeader = z.looseObject({
@@ -60,9 +65,13 @@ const STREAM_DESCRIPTION = [
   '',
   'The stream ends when its session does (sign-out, revocation, expiry, the account no longer ' +
     'active: checked within a few seconds, and at once after a change of sessions, grants or ' +
-    'menus), when the server stops (reconnect: another instance answers), or when the client ' +
-    'stops reading (256 kB unsent: reconnect with `Last-Event-ID`). Grant changes apply to an ' +
-    'open stream. While the server is stopping, a new stream answers 503.',
+    'menus), when the server stops (reconnect: another instance answers), when the client ' +
+    'stops reading (256 kB unsent: reconnect with `Last-Event-ID`), or when it is the oldest ' +
+    `of more than ${MAX_STREAMS_PER_ACCOUNT} open streams of its account: an account holds at ` +
+    `most ${MAX_STREAMS_PER_ACCOUNT} (all its sessions and every instance together), and ` +
+    'opening one more ends its oldest (at once on the same instance, within a few seconds on ' +
+    'another). Grant changes apply to an open stream. While the server is stopping, a new ' +
+    'stream answers 503.',
 ].join('\n');
 
 const eventRoutes: FastifyPluginAsyncZod = async (app) => {

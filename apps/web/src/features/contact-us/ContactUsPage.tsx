@@ -5,7 +5,7 @@ import type { ContactUs } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { ListToolbar } from '../../components/ListToolbar';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, mailtoHref } from '../../lib/format';
 import { useContactUsList } from './api';
 
 const fullName = (c: ContactUs) => `${c.fName} ${c.lName}`;
@@ -32,7 +32,7 @@ export default function ContactUsPage() {
       sort: 'email',
       render: (c) => (
         <Anchor
-          href={`mailto:${c.email}`}
+          href={mailtoHref(c.email)}
           size="sm"
           display="block"
           maw={220}
@@ -124,7 +124,7 @@ export default function ContactUsPage() {
             <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
               <Field label="Email">
                 <Anchor
-                  href={`mailto:${reading.email}`}
+                  href={mailtoHref(reading.email)}
                   size="sm"
                   style={{ wordBreak: 'break-all' }}
                 >
@@ -149,7 +149,7 @@ export default function ContactUsPage() {
               </Button>
               <Button
                 component="a"
-                href={`mailto:${reading.email}`}
+                href={mailtoHref(reading.email)}
                 leftSection={<IconMail size={18} />}
               >
                 Reply by email
