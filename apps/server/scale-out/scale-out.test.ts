@@ -456,8 +456,8 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     expect((await onB('quiet-harbour-lamp-9', first)).status).toBe(429);
     expect((await onB('quiet-harbour-lamp-9', renewed)).status).toBe(200);
 
-    // The owner sets another on A (a sign-in of its own: a proof surely recent): it ends the
-    // renewed cookie too.
+    // The owner sets another on A (a sign-in of its own: a proof surely recent): it lifts the
+    // lock, and ends the renewed cookie too (refused once the account is locked again).
     const owner = await signIn(a, ADMIN.email, ADMIN.password, from(20));
     expect(owner.status, JSON.stringify(owner.body)).toBe(200);
     const changed = await call(a.url, 'PATCH', PATHS.staffPassword(staff.id), {
@@ -465,7 +465,10 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
       json: { password: 'another-password-7' },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect((await onB('another-password-7', renewed)).status).toBe(429);
+    await failSignIns(staff.email, from, 30, 39);
+    const again = (cookie: string) =>
+      signIn(b, staff.email, 'another-password-7', { ...from(31), cookie });
+    expect((await again(renewed)).status).toBe(429);
   });
 
   it('serves from one instance what was uploaded through the other', async () => {

@@ -218,13 +218,18 @@ describe('GET events', () => {
   });
 
   it('sends nothing for a change that was rolled back', async () => {
-    await createCategory('Taken Name');
+    const first = await createCategory('Taken Name');
     const stream = track(await ready(s.adminToken));
     const taken = await api('POST', '/category', { name: 'Taken Name' });
     expect(taken.statusCode).toBe(409);
     const faqId = await createFaq('After the refused category');
     await stream.waitFor(change('faqs', 'created', faqId));
-    expect(stream.events('change').map((e) => e.data.area)).toEqual(['faqs']);
+    // The first category's own event may come (on PostgreSQL LISTEN can deliver it just after
+    // the stream opened: harmless); the refused one's never does.
+    const heard = stream
+      .events('change')
+      .filter((e) => !(e.data.area === 'category' && e.data.id === first));
+    expect(heard.map((e) => e.data.area)).toEqual(['faqs']);
     stream.close();
   });
 

@@ -472,6 +472,20 @@ describe('graceful shutdown', () => {
     expect(server.stderr()).not.toMatch(/\n\s+at /);
   });
 
+  it('is not held up by a connection that never sent a request, and exits with 0', async () => {
+    const server = await startProcess(await freshStore());
+    // As a browser's preconnect or a client's pool opens one ahead of a request it never sends.
+    const silent = net.connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      silent.once('connect', resolve);
+      silent.once('error', reject);
+    });
+    const closed = new Promise<void>((resolve) => silent.on('close', () => resolve()));
+    server.child.kill('SIGTERM');
+    await within(closed, 5000, 'the silent connection’s end');
+    expect(await within(server.exited, 5000, 'the server’s exit')).toBe(0);
+  });
+
   it('refuses new connections once shutting down', async () => {
     const server = await startProcess(await freshStore());
     await stop(server);

@@ -14,6 +14,8 @@
  * Each further signal ends the current wait at once: the drain period, then the wait for requests
  * under way (cutting them, as the timeout would).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 export class Lifecycle {
@@ -33,10 +35,36 @@ export function registerLifecycle(app: FastifyInstance) {
   app.addHook('onSend', async (_request, reply) => {
     if (lifecycle.draining) void reply.header('connection', 'close');
   });
+
+  // Each connection: its requests under way, and how much it had sent when its last one ended.
+  // Node's close ends idle keep-alive connections, but not one that has sent nothing since (a new
+  // one waits for its headers, up to a minute): a client that opened connections ahead of
+  // requests it never sent (a browser's preconnect, a fetch pool) would hold the close up past
+  // its timeout. One that has sent part of a request keeps it: that request is served.
+  const connections = new Map<Socket, { underWay: number; readAtRest: number }>();
+  app.server.on('connection', (socket: Socket) => {
+    connections.set(socket, { underWay: 0, readAtRest: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    const state = connections.get(socket);
+    if (!state) return;
+    state.underWay += 1;
+    response.once('close', () => {
+      state.underWay -= 1;
+      state.readAtRest = socket.bytesRead;
+    });
+  });
+
   // Closed without a drain (the tests, a failed start): answers still end their connection, or
-  // a keep-alive connection would hold the close up until its timeout.
+  // a keep-alive connection would hold the close up until its timeout. A connection silent since
+  // its last answer (or since it opened) is ended now: it sent nothing that would be lost.
   app.addHook('preClose', async () => {
     lifecycle.draining = true;
+    for (const [socket, state] of connections) {
+      if (state.underWay === 0 && socket.bytesRead === state.readAtRest) socket.destroy();
+    }
   });
 }
 
