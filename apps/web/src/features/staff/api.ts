@@ -102,7 +102,7 @@ export function useResetStaffFactors() {
       const message =
         removed.length > 0
           ? `${answer.message}: removed ${removed.join(' and ')}`
-          : `${answer.message}: there was none`;
+          : `${answer.message}: there were none to remove`;
       return { ...answer, message };
     },
     invalidates: [staffKeys.all],
