@@ -21,6 +21,7 @@ import { refuseUndeclaredQueries } from './http/validation.ts';
 import { registerMedia, registerWebApp } from './http/web.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerLifecycle } from './http/lifecycle.ts';
+import { registerDeadline } from './http/deadline.ts';
 import { Metrics, metricsRoutes, registerMetrics } from './http/metrics.ts';
 import { registerRequestId, requestIdOf, trustProxy } from './http/request-id.ts';
 import { mediaOrigins } from './media/store.ts';
@@ -96,6 +97,7 @@ export async function buildApp(
   app.decorate('ctx', ctx);
   registerRequestId(app);
   registerLifecycle(app);
+  registerDeadline(app, config.requestDeadlineMs);
   const metrics = new Metrics(config.metricsToken);
   registerMetrics(app, metrics, ctx.database);
   app.addHook('onResponse', async (request, reply) => {
@@ -166,6 +168,9 @@ export async function buildApp(
   await app.register(rateLimit, {
     global: false,
     ...(ctx.redis ? { redis: ctx.redis } : {}),
+    // The coarse flood guard lets requests through while Redis does not answer; the calls that
+    // need Redis themselves (sign-in's counts) answer 503.
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, MESSAGES.tooManyRequests, {
         headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
@@ -217,6 +222,7 @@ export async function buildApp(
 
   // The event stream and presence (API.md "Events"): one sweeper and a few timers for all.
   ctx.events.log = app.log;
+  ctx.media.log = app.log;
   const presenceTtlMs = config.events.presenceTtlSeconds * 1000;
   const presence = new Presence(ctx.db, ctx.events, app.log, {
     ttlMs: presenceTtlMs,

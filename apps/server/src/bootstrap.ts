@@ -12,15 +12,31 @@ import { LocalBus, PgBus } from './events/bus.ts';
 
 /** Opens the database, brings its schema up to date and gathers what the routes share. */
 export async function createContext(config: Config): Promise<AppContext> {
-  const database = openDatabase(config.database);
+  // Migrations first, unbounded (an index built on millions of rows, another instance starting at
+  // the same moment and holding the migration lock); then the server's bounded connections.
+  const migrating = openDatabase(config.database, { readers: 1 });
   try {
-    await migrateToLatest(database);
-  } catch (err) {
-    await database.close();
-    throw err;
+    await migrateToLatest(migrating);
+  } finally {
+    await migrating.close();
   }
+  const database = openDatabase(config.database, {
+    bounds: {
+      statementMs: config.requestDeadlineMs,
+      lockMs: config.lockTimeoutMs,
+      // A wait for a pooled connection is a part of the deadline, a few seconds at most.
+      poolWaitMs: Math.min(5000, config.requestDeadlineMs),
+    },
+  });
+  // A command while Redis does not answer fails at once (no queue, one second at most), so the
+  // call that needs it answers 503 rather than waiting; the client reconnects by itself.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    ? new Redis(config.redisUrl, {
+        connectTimeout: 2000,
+        commandTimeout: 1000,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+      })
     : undefined;
   const windowMs = config.login.windowMinutes * 60_000;
   return {

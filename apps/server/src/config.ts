@@ -31,6 +31,8 @@ const env = z.object({
   TRUST_PROXY: z.string().default('false'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+  REQUEST_DEADLINE_MS: positiveInt.min(100).max(600_000).default(30_000),
+  LOCK_TIMEOUT_MS: positiveInt.min(10).max(600_000).default(2_000),
   LOGIN_MAX_FAILURES: positiveInt.default(10),
   LOGIN_WINDOW_MINUTES: positiveInt.default(15),
   LOGIN_DEVICE_MAX_FAILURES: positiveInt.default(5),
@@ -96,6 +98,13 @@ export type Config = {
   trustProxy: boolean | string;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
+  /**
+   * How long a request may take once its body has arrived (http/deadline.ts): its statements are
+   * cancelled and its transaction rolled back past it, and it answers 503.
+   */
+  requestDeadlineMs: number;
+  /** How long a statement may wait for a lock another transaction holds (PostgreSQL). */
+  lockTimeoutMs: number;
   /**
    * Sign-in throttling (auth/throttle.ts): attempts per address and failures per account in a
    * window; failures per known device (a valid device token).
@@ -246,6 +255,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    requestDeadlineMs: e.REQUEST_DEADLINE_MS,
+    lockTimeoutMs: Math.min(e.LOCK_TIMEOUT_MS, e.REQUEST_DEADLINE_MS),
     login: {
       maxFailures: e.LOGIN_MAX_FAILURES,
       windowMinutes: e.LOGIN_WINDOW_MINUTES,

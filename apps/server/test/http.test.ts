@@ -265,7 +265,7 @@ describe('error answers', () => {
     }
   });
 
-  it('a closed database answers 500 on calls and 503 on health', async () => {
+  it('a closed database answers 500 on calls (the server’s own handle, not a part that stopped); liveness stays 200', async () => {
     const closed: TestServer = await startServer();
     try {
       await closed.ctx.database.close();
@@ -276,15 +276,13 @@ describe('error answers', () => {
       });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual(internalError(res));
+      // Liveness says only that the process answers (API.md); readiness names the database.
       const health = await closed.api({ method: 'GET', url: '/health' });
-      expect(health.statusCode).toBe(503);
-      expect(health.json()).toEqual({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'The database does not answer',
-        requestId: health.headers['x-request-id'] ?? 'an X-Request-Id header',
-      });
-      expectNothingInternal(health.body);
+      expect(health.json()).toEqual({ status: 'ok' });
+      const ready = await closed.api({ method: 'GET', url: '/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'unavailable', failing: ['database'] });
+      expectNothingInternal(ready.body);
     } finally {
       // The database is already closed: closing the app closes it again.
       await closed.close().catch(() => undefined);

@@ -38,6 +38,7 @@ import type { Redis } from 'ioredis';
 import { MESSAGES } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import { tooManyRequests } from '../http/errors.ts';
+import { calling } from '../http/parts.ts';
 
 /** Counts that go up one atomic step at a time, each within its own window. */
 export interface AttemptCounters {
@@ -120,12 +121,9 @@ export class RedisCounters implements AttemptCounters {
 
   async hit(key: string) {
     const k = this.#key(key);
-    const results = await this.#redis
-      .multi()
-      .incr(k)
-      .pexpire(k, this.#windowMs, 'NX')
-      .pttl(k)
-      .exec();
+    const results = await calling('redis', () =>
+      this.#redis.multi().incr(k).pexpire(k, this.#windowMs, 'NX').pttl(k).exec(),
+    );
     const [[incrError, count] = [], , [ttlError, ttl] = []] = results ?? [];
     const error = incrError ?? ttlError;
     if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -136,11 +134,11 @@ export class RedisCounters implements AttemptCounters {
   }
 
   async undo(key: string) {
-    await this.#redis.eval(UNDO, 1, this.#key(key));
+    await calling('redis', () => this.#redis.eval(UNDO, 1, this.#key(key)));
   }
 
   async clear(key: string) {
-    await this.#redis.del(this.#key(key));
+    await calling('redis', () => this.#redis.del(this.#key(key)));
   }
 }
 

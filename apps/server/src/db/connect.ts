@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   OperationNodeTransformer,
   PostgresDialect,
@@ -20,6 +21,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Config } from '../config.ts';
+import { checkDeadline } from '../http/deadline.ts';
 import { SqliteChangeWatch, type ChangeWatch } from './changes.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import { PgReadPool, SqliteReadPool, defaultReaders, type ReadPool } from './reads.ts';
@@ -46,8 +48,22 @@ export interface DatabaseHandle {
   changes: ChangeWatch | undefined;
   /** The open SQLite connection, for online backups; undefined on PostgreSQL. */
   sqlite: SQLite.Database | undefined;
+  /**
+   * PostgreSQL's pool for sign-in, sessions and writes (its load, for /metrics); undefined on
+   * SQLite.
+   */
+  main: PgReadPool | undefined;
+  /** Whether the database answers, on connections no request can hold up (readiness). */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The server's bounds on waiting (API.md, Operations): a statement at most a request's deadline, a
+ * lock wait at most `lockMs`, a wait for a pooled connection at most `poolWaitMs`. The operator's
+ * tool (migrations, backups, bulk loads) opens the database without them.
+ */
+export type WaitBounds = { statementMs: number; lockMs: number; poolWaitMs: number };
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -145,6 +161,19 @@ const sqliteBooleans: KyselyPlugin = {
     args.result,
 };
 
+/**
+ * No statement of a request starts past its deadline (http/deadline.ts): the request answers
+ * 503 instead, and its transaction, if any, rolls back.
+ */
+const deadlines: KyselyPlugin = {
+  transformQuery: (args: PluginTransformQueryArgs): RootOperationNode => {
+    checkDeadline();
+    return args.node;
+  },
+  transformResult: async (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> =>
+    args.result,
+};
+
 const { types } = pg;
 /** The type ids (OIDs) of the PostgreSQL types parsed differently from pg's defaults. */
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184, NUMERIC: 1700 } as const;
@@ -170,19 +199,22 @@ const pgTypes = {
 
 export function openDatabase(
   database: Config['database'],
-  options: { readers?: number } = {},
+  options: { readers?: number; bounds?: WaitBounds } = {},
 ): DatabaseHandle {
+  const { bounds } = options;
   if (database.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
     const sqlite = new SQLite(database.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    // How long a write waits for another process's (the operator's tool, a backup): the lock
+    // bound when the server opened it (a 503 past it), else 5 s.
+    sqlite.pragma(`busy_timeout = ${bounds?.lockMs ?? 5000}`);
     sqlite.pragma('synchronous = NORMAL');
     readInPlace(sqlite);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withCachedPrepare(sqlite, statementCache(sqlite)) }),
-      plugins: [new VersionBumpPlugin(), new CamelCasePlugin(), sqliteBooleans],
+      plugins: [deadlines, new VersionBumpPlugin(), new CamelCasePlugin(), sqliteBooleans],
     });
     const reads = new SqliteReadPool(database.file, options.readers ?? defaultReaders());
     return {
@@ -192,19 +224,28 @@ export function openDatabase(
       lookups: reads,
       changes: new SqliteChangeWatch(sqlite),
       sqlite,
+      main: undefined,
+      probe: async () => void sqlite.prepare('select 1').get(),
       close: async () => {
         await reads.close();
         await db.destroy();
       },
     };
   }
+  // Bounded: a statement ends by the deadline, a lock is waited for briefly, a client waits for
+  // a pooled connection a few seconds at most (each a 503, http/parts.ts).
+  const settings = bounds
+    ? ` -c statement_timeout=${bounds.statementMs} -c lock_timeout=${bounds.lockMs}` +
+      ` -c idle_in_transaction_session_timeout=${2 * bounds.statementMs}`
+    : '';
   const newPool = (max: number) => {
     const pool = new pg.Pool({
       connectionString: database.url,
       max,
       types: pgTypes,
-      options: '-c TimeZone=UTC',
+      options: `-c TimeZone=UTC${settings}`,
       Client: PreparingClient,
+      ...(bounds ? { connectionTimeoutMillis: bounds.poolWaitMs } : {}),
     });
     // An idle client losing its connection (server restart, a dropped database) is already
     // removed by the pool; left unhandled, the pool's 'error' event would crash the process.
@@ -218,8 +259,12 @@ export function openDatabase(
   const mainPool = newPool(10);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: mainPool }),
-    plugins: [new VersionBumpPlugin(), new CamelCasePlugin()],
+    plugins: [deadlines, new VersionBumpPlugin(), new CamelCasePlugin()],
   });
+  // The access check and readiness on connections of their own: writes waiting on a locked table
+  // can take every connection of the main pool, and must not stall every other call (or make
+  // readiness blame a database that answers).
+  const lookups = new PgReadPool(newPool(3));
   // PostgreSQL's work is CPU-bound: more list queries at once than cores only queue there, and
   // make sign-in and health wait longer for their turn (measured: health p99 78 ms with 10, 23 ms
   // with 4, on 2 cores).
@@ -228,12 +273,15 @@ export function openDatabase(
     db,
     dialect: dialectFor('postgres'),
     reads,
-    // Kysely ends the main pool when the database closes.
-    lookups: new PgReadPool(mainPool, { owned: false }),
+    lookups,
     changes: undefined,
     sqlite: undefined,
+    // Kysely ends the main pool when the database closes.
+    main: new PgReadPool(mainPool, { owned: false }),
+    probe: async () => void (await lookups.run([CompiledQuery.raw('select 1')])),
     close: async () => {
       await reads.close();
+      await lookups.close();
       await db.destroy();
     },
   };

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import type { CloseRequest, ReadReply, ReadRequest } from './sqlite-reader.ts';
+import { checkDeadline } from '../http/deadline.ts';
 
 export interface ReadPool {
   /** Runs read-only statements (together, when it can) and resolves with each one's rows. */
@@ -127,6 +128,11 @@ export class SqliteReadPool implements ReadPool {
 
   run(queries: readonly CompiledQuery[]): Promise<Array<Record<string, unknown>[]>> {
     if (this.#closed) return Promise.reject(new Error('the read pool is closed'));
+    try {
+      checkDeadline();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     while (this.#threads.length < this.#size) this.#threads.push(this.#spawn());
     // The least busy thread takes the whole batch: one message there and one back.
     let thread = this.#threads[0]!;
@@ -167,6 +173,7 @@ export class PgReadPool implements ReadPool {
   }
 
   async run(queries: readonly CompiledQuery[]): Promise<Array<Record<string, unknown>[]>> {
+    checkDeadline();
     const results = await Promise.all(
       queries.map((q) => this.#pool.query<Record<string, unknown>>(q.sql, [...q.parameters])),
     );

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { checkDeadline, remainingMs } from '../http/deadline.ts';
 import type { Db } from './connect.ts';
 import { isTransactionConflict } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -37,9 +38,13 @@ export async function inTransaction<DB, T>(
     const callbacks: Array<() => void> = [];
     let result: T;
     try {
-      result = await db.transaction().execute((trx) => {
+      result = await db.transaction().execute(async (trx) => {
         committing.set(trx, callbacks);
-        return work(trx);
+        await boundByDeadline(trx);
+        const done = await work(trx);
+        // Past the request's deadline it answers 503: what it did must not commit.
+        checkDeadline();
+        return done;
       });
     } catch (err) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
@@ -52,6 +57,19 @@ export async function inTransaction<DB, T>(
     for (const callback of callbacks) runCallback(callback, log);
     return result;
   }
+}
+
+/**
+ * On PostgreSQL, a statement of the transaction is cancelled by the database once the request's
+ * deadline passes (what is left of it, as the transaction's statement_timeout): one slow
+ * statement cannot carry a request past it. Outside a request (the operator's tool) unbounded.
+ */
+async function boundByDeadline<DB>(trx: Kysely<DB>) {
+  const left = remainingMs();
+  if (left === undefined || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`set local statement_timeout = ${sql.raw(String(Math.max(1, Math.floor(left))))}`.execute(
+    trx,
+  );
 }
 
 /** The callbacks to run once each open transaction commits, by the transaction `work` got. */

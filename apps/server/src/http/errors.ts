@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type ErrorResponse } from '@master-admin/contract';
 import { isTransactionConflict } from '../db/dialect.ts';
+import { databaseUnavailable } from './parts.ts';
 
 export type ErrorDetail = { path: string; message: string };
 
@@ -109,6 +110,9 @@ export async function handleError(
   const body = failure(described as FastifyError, request, reply);
   // What an operator needs to find the request's log lines.
   if (body.statusCode >= 500) body.requestId = request.id;
+  // Every 503 says when to try again (API.md, Operations).
+  if (body.statusCode === 503 && !reply.hasHeader('retry-after'))
+    void reply.header('retry-after', '5');
   return reply.code(body.statusCode).send(body);
 }
 
@@ -131,6 +135,16 @@ function failure(err: FastifyError, request: FastifyRequest, reply: FastifyReply
   if (status >= 400 && status < 500) {
     // A client error raised by Fastify or a plugin: its message speaks of the request only.
     return errorBody(status, err.message);
+  }
+  // A part that does not answer (database, Redis, bucket, disk): 503, never 500 (API.md).
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) {
+    request.log.warn(
+      { err: unavailable.cause ?? unavailable, part: unavailable.part },
+      'request failed: a part does not answer',
+    );
+    void reply.header('retry-after', String(unavailable.retryAfterSeconds));
+    return errorBody(503, unavailable.message);
   }
   request.log.error({ err }, 'request failed');
   if (isTransactionConflict(err)) {

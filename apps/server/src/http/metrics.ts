@@ -150,7 +150,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** The database pools, read when scraped: PostgreSQL's two pools, or SQLite's read queue. */
 function registerPoolGauges(registry: Registry, database: DatabaseHandle) {
-  const { reads, lookups } = database;
+  const { reads, main } = database;
   if (reads instanceof SqliteReadPool) {
     new Gauge({
       name: 'db_read_queue',
@@ -162,11 +162,11 @@ function registerPoolGauges(registry: Registry, database: DatabaseHandle) {
     });
     return;
   }
-  // The main pool serves sign-in, sessions and writes; `reads` the list reads.
-  const pools = { main: lookups, reads };
+  // The main pool serves sign-in and writes; `reads` the list reads; `lookups` the access check.
+  const pools = { main, reads, lookups: database.lookups };
   new Gauge({
     name: 'db_pool_connections',
-    help: 'PostgreSQL connections by pool (main, reads) and state (in_use, idle)',
+    help: 'PostgreSQL connections by pool (main, reads, lookups) and state (in_use, idle)',
     labelNames: ['pool', 'state'] as const,
     registers: [registry],
     collect() {
@@ -180,7 +180,7 @@ function registerPoolGauges(registry: Registry, database: DatabaseHandle) {
   });
   new Gauge({
     name: 'db_pool_waiting',
-    help: 'Calls waiting for a PostgreSQL connection, by pool (main, reads)',
+    help: 'Calls waiting for a PostgreSQL connection, by pool (main, reads, lookups)',
     labelNames: ['pool'] as const,
     registers: [registry],
     collect() {

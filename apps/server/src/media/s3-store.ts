@@ -37,6 +37,10 @@ export class S3Store implements MediaStore {
       // checksum, which S3-compatible servers that lack that encoding store verbatim, framing
       // and all. Checksums only where the API requires them; a part's length is still checked.
       requestChecksumCalculation: 'WHEN_REQUIRED',
+      // Bounded waits: a bucket that does not answer is a 503 within seconds, not a stalled
+      // request (a part of a video is 16 MB: a minute is ample for it on any working link).
+      requestHandler: { connectionTimeout: 2000, requestTimeout: 60_000 },
+      maxAttempts: 2,
       credentials:
         config.accessKeyId && config.secretAccessKey
           ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }

@@ -77,6 +77,10 @@ export class MediaService {
   readonly store: MediaStore;
   readonly #db: Db;
   readonly #maxPixels: number;
+  /** Where a file left for the sweep is reported: the app's logger once it has one. */
+  log: { warn(details: object, message: string): void } = {
+    warn: (details, message) => console.warn(message, details),
+  };
 
   constructor(db: Db, store: MediaStore, options: { maxImagePixels: number }) {
     this.#db = db;
@@ -130,18 +134,24 @@ export class MediaService {
 
   /**
    * Removes the files of `keys` that no row names any more. Call it after the transaction that
-   * dropped the references has committed; a failure here leaves an orphan file, never a row
-   * without its file.
+   * dropped the references has committed. It never fails: the change it follows is done, and its
+   * answer must say so (API.md, Operations); a file it could not remove (the bucket or the
+   * database not answering) is an orphan the sweep removes later (media/housekeeping.ts), never a
+   * row without its file; `log` hears of it.
    */
   async release(keys: Array<string | null | undefined>): Promise<void> {
-    for (const key of new Set(keys.filter((k): k is string => typeof k === 'string'))) {
-      if (await this.isUsed(key)) continue;
-      // Images have a thumbnail beside them; other files (videos) do not.
-      const thumb = thumbOf(key);
-      await Promise.all([
-        this.store.delete(key),
-        thumb === key ? undefined : this.store.delete(thumb),
-      ]);
+    try {
+      for (const key of new Set(keys.filter((k): k is string => typeof k === 'string'))) {
+        if (await this.isUsed(key)) continue;
+        // Images have a thumbnail beside them; other files (videos) do not.
+        const thumb = thumbOf(key);
+        await Promise.all([
+          this.store.delete(key),
+          thumb === key ? undefined : this.store.delete(thumb),
+        ]);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'files no row names were left for the sweep');
     }
   }
 

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PartUnavailable, diskFull, serviceDown } from '../http/parts.ts';
 import type { Readable } from 'node:stream';
 import type { MediaConfig } from '../config.ts';
 
@@ -62,10 +63,16 @@ export class LocalStore implements MediaStore {
   async put(key: string, body: Buffer) {
     const file = this.#file(key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    // Written aside, then renamed: a reader never sees half a file.
+    // Written aside, then renamed: a reader never sees half a file; a failed write (a full disk)
+    // leaves nothing behind.
     const partial = `${file}.${randomBytes(6).toString('hex')}.part`;
-    await fs.promises.writeFile(partial, body);
-    await fs.promises.rename(partial, file);
+    try {
+      await fs.promises.writeFile(partial, body);
+      await fs.promises.rename(partial, file);
+    } catch (err) {
+      await fs.promises.rm(partial, { force: true });
+      throw err;
+    }
   }
 
   async putFile(key: string, source: string) {
@@ -78,7 +85,10 @@ export class LocalStore implements MediaStore {
       await fs.promises.rename(source, partial);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-      await fs.promises.copyFile(source, partial);
+      await fs.promises.copyFile(source, partial).catch(async (copyErr: unknown) => {
+        await fs.promises.rm(partial, { force: true });
+        throw copyErr;
+      });
     }
     try {
       // Readable like the files `put` writes (the upload was private to this process).
@@ -163,9 +173,40 @@ export class LocalStore implements MediaStore {
  * object storage, so a server on local disk neither starts it nor keeps it in memory.
  */
 export async function createStore(config: MediaConfig): Promise<MediaStore> {
-  if (config.store === 'local') return new LocalStore(config.dir);
+  if (config.store === 'local') return namingFailures(new LocalStore(config.dir));
   const { S3Store } = await import('./s3-store.ts');
-  return new S3Store(config);
+  return namingFailures(new S3Store(config));
+}
+
+/**
+ * `store`, its failures named (http/parts.ts): a bucket that does not answer, a full disk, so
+ * the call that met one answers 503 with Retry-After rather than 500. Other errors pass as they
+ * are.
+ */
+export function namingFailures<S extends MediaStore>(store: S): S {
+  const name = (err: unknown): unknown => {
+    if (err instanceof PartUnavailable) return err;
+    if (diskFull(err)) return new PartUnavailable('disk', err);
+    if (!(store instanceof LocalStore) && serviceDown(err))
+      return new PartUnavailable('bucket', err);
+    return err;
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      // An async generator (the sweep's listing) is taken as it is, bound to the store.
+      if (property === 'list') return (value as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return result instanceof Promise
+          ? result.catch((err: unknown) => {
+              throw name(err);
+            })
+          : result;
+      };
+    },
+  });
 }
 
 /** The origins media load from besides this server: object storage's public URL, if used. */

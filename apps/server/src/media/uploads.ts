@@ -18,6 +18,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import { HttpError, invalidField } from '../http/errors.ts';
+import { restartDeadline } from '../http/deadline.ts';
+import { PartUnavailable, diskFull } from '../http/parts.ts';
 import { checkPathAndQuery } from '../http/validation.ts';
 import { sniffImage, type ImageKind } from './images.ts';
 import { sniffVideo, type VideoFormat } from './videos.ts';
@@ -150,11 +152,15 @@ export function registerUploads(
       throw multipartError(request, err);
     }
     request.body = body;
+    // The time the client took to send the files is not the server's: its deadline starts now.
+    restartDeadline();
   });
 
   function multipartError(request: FastifyRequest, err: unknown): unknown {
     // Our own refusals, and the parser's limits (parts, files, fields), carry their 4xx already.
-    if (err instanceof HttpError) return err;
+    if (err instanceof HttpError || err instanceof PartUnavailable) return err;
+    // The temporary file could not be written: the server's doing, a 503, not a bad body.
+    if (diskFull(err)) return new PartUnavailable('disk', err);
     const status = (err as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) return err;
     if (request.raw.readableAborted || request.raw.socket?.destroyed) {

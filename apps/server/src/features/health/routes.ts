@@ -1,21 +1,28 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PATHS, errorResponse } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { answers } from '../../http/schemas.ts';
-import { HttpError } from '../../http/errors.ts';
 
 /** What readiness checks: the database, and Redis and the bucket when configured. */
-const DEPENDENCIES = ['database', 'redis', 'bucket'] as const;
-type Dependency = (typeof DEPENDENCIES)[number];
+type Dependency = 'database' | 'redis' | 'bucket';
+/** The parts an instance still serves without (API.md): only what needs them fails, with 503. */
+const OPTIONAL = ['redis', 'bucket'] as const;
 
 /** How long readiness waits for each dependency before counting it as failing. */
 const CHECK_TIMEOUT_MS = 2000;
 /** A bucket's answer is reused this long: a probe every second costs S3 one request in two. */
 const BUCKET_CACHE_MS = 2000;
 
-const ready = z.object({ status: z.literal('ready') });
+const ready = z.union([
+  z.object({ status: z.literal('ready') }),
+  z.object({ status: z.literal('degraded'), failing: z.array(z.enum(OPTIONAL)).min(1) }).meta({
+    description:
+      'Redis (with REDIS_URL) or the media bucket (with MEDIA_STORE=s3) did not answer within ' +
+      '2 s: the instance serves everything that does not need it (sign-in needs Redis; ' +
+      'uploads and media the bucket), and those calls answer 503',
+  }),
+]);
 const notReady = z.union([
   z
     .object({ status: z.literal('draining'), requestId: z.string() })
@@ -23,14 +30,10 @@ const notReady = z.union([
   z
     .object({
       status: z.literal('unavailable'),
-      failing: z.array(z.enum(DEPENDENCIES)).min(1),
+      failing: z.array(z.literal('database')).min(1),
       requestId: z.string(),
     })
-    .meta({
-      description:
-        'A dependency did not answer within 2 s: the database, Redis (with REDIS_URL) or the ' +
-        'media bucket (with MEDIA_STORE=s3)',
-    }),
+    .meta({ description: 'The database did not answer within 2 s' }),
 ]);
 
 type Outcome = { ok: true } | { ok: false; err: unknown };
@@ -60,7 +63,7 @@ function probe(check: (signal: AbortSignal) => Promise<unknown>, reuseMs = 0) {
 }
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, redis, media } = app.ctx;
+  const { redis, media, database } = app.ctx;
   const store = media.store;
 
   app.get(
@@ -69,24 +72,21 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.public },
       schema: {
         tags: ['health'],
-        summary: 'Liveness: the server and its database answer (draining or not)',
+        summary: 'Liveness: the process answers (draining or not)',
+        description:
+          'Answers at once, whatever the database, Redis or the bucket are doing: it says only ' +
+          'that this process is alive. Whether it should get requests is readiness.',
         security: [],
         response: answers(z.object({ status: z.literal('ok') })),
       },
     },
-    async (request) => {
-      try {
-        await sql`select 1`.execute(db);
-      } catch (err) {
-        request.log.error({ err }, 'health check: the database does not answer');
-        throw new HttpError(503, 'The database does not answer');
-      }
-      return { status: 'ok' as const };
-    },
+    async () => ({ status: 'ok' as const }),
   );
 
+  // On connections of their own (db/connect.ts): a pool full of writes waiting on a lock is not
+  // a database that does not answer.
   const checks: Partial<Record<Dependency, () => Promise<Outcome>>> = {
-    database: probe(() => sql`select 1`.execute(db)),
+    database: probe(() => database.probe()),
   };
   if (redis) checks.redis = probe(() => redis.ping());
   if (store.check) checks.bucket = probe((signal) => store.check!(signal), BUCKET_CACHE_MS);
@@ -99,10 +99,11 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['health'],
         summary: 'Readiness: whether a load balancer should send requests here',
         description:
-          '200 while the instance takes requests. 503 `draining` from SIGTERM on (the instance ' +
-          'still serves for DRAIN_SECONDS, then stops), or `unavailable` while its database, ' +
-          'Redis or media bucket does not answer within 2 s (each checked at most once at a ' +
-          'time; the bucket at most every 2 s).',
+          '200 `ready`; 200 `degraded` while Redis or the media bucket does not answer within ' +
+          '2 s (the instance serves what does not need them; a balancer keeps sending). 503 ' +
+          '`draining` from SIGTERM on (the instance still serves for DRAIN_SECONDS, then stops), ' +
+          'or `unavailable` while the database does not answer within 2 s. Each part is checked ' +
+          'at most once at a time; the bucket at most every 2 s.',
         security: [],
         response: { 200: ready, 503: notReady, '4xx': errorResponse, '5xx': errorResponse },
       },
@@ -122,9 +123,14 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const failing = Object.keys(errors) as Dependency[];
       if (failing.length === 0) return { status: 'ready' as const };
       request.log.warn({ errors }, 'readiness: dependencies do not answer');
-      return reply
-        .code(503)
-        .send({ status: 'unavailable' as const, failing, requestId: request.id });
+      if (failing.includes('database')) {
+        return reply.code(503).send({
+          status: 'unavailable' as const,
+          failing: ['database' as const],
+          requestId: request.id,
+        });
+      }
+      return { status: 'degraded' as const, failing: failing as Array<(typeof OPTIONAL)[number]> };
     },
   );
 };
