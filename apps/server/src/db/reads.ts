@@ -131,7 +131,7 @@ export class SqliteReadPool implements ReadPool {
     try {
       checkDeadline();
     } catch (err) {
-      return Promise.reject(err);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     while (this.#threads.length < this.#size) this.#threads.push(this.#spawn());
     // The least busy thread takes the whole batch: one message there and one back.
