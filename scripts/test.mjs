@@ -73,6 +73,18 @@ const suites = [
       ]),
   },
   {
+    name: 'faults',
+    title:
+      'two server processes behind nginx while PostgreSQL, Redis and S3 stop and start: vitest run -c vitest.faults.config.ts (apps/server)',
+    run: async () =>
+      (await postgresProblem()) ??
+      nginxProblem() ??
+      vitest('faults', 'apps/server', { TEST_DB: 'postgres' }, [
+        '--config',
+        'vitest.faults.config.ts',
+      ]),
+  },
+  {
     name: 'web',
     title: 'web tests: vitest run (apps/web)',
     run: async () => {

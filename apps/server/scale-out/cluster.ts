@@ -191,3 +191,37 @@ export class Nginx {
 
 /** A secret every instance shares, as an operator sets one. */
 export const sharedSecret = () => randomBytes(32).toString('base64url');
+
+// Answers are read field by field, as a client reads JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Answer = { status: number; body: any; headers: Headers };
+
+/** A call to `base`'s API, its answer parsed as JSON when it is. */
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: {
+    token?: string;
+    json?: unknown;
+    form?: FormData;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers,
+    body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: kept as text.
+  }
+  return { status: res.status, body, headers: res.headers };
+}

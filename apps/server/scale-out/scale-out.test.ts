@@ -20,7 +20,16 @@ import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
 import { startSession } from '../src/auth/sessions.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import { MAX_STREAMS_PER_ACCOUNT } from '../src/events/streams.ts';
-import { Instance, Nginx, findNginx, freePort, sharedSecret, waitUntil } from './cluster.ts';
+import {
+  Instance,
+  Nginx,
+  call,
+  findNginx,
+  freePort,
+  sharedSecret,
+  waitUntil,
+  type Answer,
+} from './cluster.ts';
 
 const nginxBinary = findNginx();
 if (!nginxBinary && process.env.CI)
@@ -47,39 +56,6 @@ let db: DatabaseHandle;
 let nginx: Nginx;
 let instances: [Instance, Instance];
 let adminToken: string;
-
-// Answers are read field by field, as a client reads JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = { status: number; body: any; headers: Headers };
-
-async function call(
-  base: string,
-  method: string,
-  url: string,
-  options: {
-    token?: string;
-    json?: unknown;
-    form?: FormData;
-    headers?: Record<string, string>;
-  } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method,
-    headers,
-    body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
-  });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: kept as text.
-  }
-  return { status: res.status, body, headers: res.headers };
-}
 
 /** A new session of `accountId`, as a sign-in would make (without its rate limits). */
 async function tokenFor(accountId: number): Promise<string> {
