@@ -19,7 +19,8 @@
  *
  * Routes whose answers hold secrets (`config.keepAnswer: false`: sign-in, TOTP set-up, recovery
  * codes) take the key and ignore it: their answers are never written to the database, and running
- * them again is safe.
+ * them again is safe. So do the presence calls: a renewal every few seconds, which a replayed
+ * answer would not renew, and which would fill the table.
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,9 +33,9 @@ import { HttpError, invalidField } from './errors.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * `false`: the answer holds a secret (a token, a TOTP secret, recovery codes) and is never
-     * written down; an Idempotency-Key is taken and ignored. Only for calls that are safe to run
-     * again.
+     * `false`: the answer is never written down and an Idempotency-Key is taken and ignored: it
+     * holds a secret (a token, a TOTP secret, recovery codes), or a replay would be stale (a
+     * presence renewal). Only for calls that are safe to run again.
      */
     keepAnswer?: false;
   }
@@ -283,15 +284,16 @@ const KEY_HELP =
   `${KEY_RULE}; anything else → 400 naming ${HEADER}.`;
 
 const KEY_IGNORED_HELP =
-  'Taken and ignored here: this answer holds a secret and is never kept, and running the call ' +
-  'again is safe. ' +
+  'Taken and ignored here: this answer is never kept (it holds a secret, or tells what is true ' +
+  'now) and calling again is safe. ' +
   `${KEY_RULE}; anything else → 400 naming ${HEADER}.`;
 
 /** What a route whose answer is not kept adds to its description. */
 export const ANSWER_NOT_KEPT_NOTE =
-  '`Idempotency-Key` is taken and ignored: the answer holds a secret, so it is never kept, and ' +
-  'the call is safe to run again (a sign-in signs in anew; a TOTP set-up starts again, or answers ' +
-  '409 once confirmed; new recovery codes replace ones never seen).';
+  '`Idempotency-Key` is taken and ignored: the answer is never kept (it holds a secret, or tells ' +
+  'what is true now) and calling again is safe (a sign-in signs in anew; a TOTP set-up starts ' +
+  'again, or answers 409 once confirmed; new recovery codes replace ones never seen; a presence ' +
+  'is renewed).';
 
 const REUSED_ANSWER = errorResponse.meta({
   description:
