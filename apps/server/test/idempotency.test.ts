@@ -142,17 +142,58 @@ describe('a change sent again with its key', () => {
   it('after a 5xx runs again: the failed change, rolled back, took its mark with it', async () => {
     const key = newKey();
     // The audit entry is written after the key is marked 'committed', in the same transaction.
-    await failingAuditEntries(true);
-    try {
-      const failed = await createFaq(key, 'After a failure?');
-      expect(failed.statusCode).toBe(500);
-    } finally {
-      await failingAuditEntries(false);
-    }
+    const failing = {
+      sqlite: "select raise(abort, 'failing on purpose')",
+      postgres: "raise exception 'failing on purpose'",
+    };
+    await withTrigger('audit_log', failing, async () => {
+      expect((await createFaq(key, 'After a failure?')).statusCode).toBe(500);
+    });
     expect(await keyRow(key)).toBeUndefined();
     const retried = await createFaq(key, 'After a failure?');
     expect(retried.statusCode, retried.body).toBe(200);
     expect(await faqsAsked('After a failure?')).toBe(1);
+  });
+
+  it('taken over while it ran (past the abandon time), rolls its change back', async () => {
+    const key = newKey();
+    // Another request claims the key while this one writes its row.
+    const takeOver = `update idempotency_keys set created_at = '2000-01-01T00:00:00.000Z'`;
+    await withTrigger('faqs', { sqlite: takeOver, postgres: takeOver }, async () => {
+      const overtaken = await createFaq(key, 'Overtaken?');
+      expect(overtaken.statusCode).toBe(409);
+      expect(overtaken.json().message).toBe(MESSAGES.idempotencyKeyRunning);
+    });
+    expect(await faqsAsked('Overtaken?')).toBe(0);
+  });
+
+  it('after a 403 asking for a proof of presence runs again once proved', async () => {
+    const key = newKey();
+    const staff = await s.staff();
+    const token = await s.tokenFor(s.adminId);
+    await s.staleProof(token);
+    const change = () =>
+      s.api({
+        method: 'PATCH',
+        url: PATHS.staffUpdate(staff.id),
+        token,
+        payload: { email: `new-${staff.email}` },
+        headers: { 'idempotency-key': key },
+      });
+    const refused = await change();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().reauth).toBe(true);
+    expect(await keyRow(key)).toBeUndefined();
+    const proved = await s.api({
+      method: 'POST',
+      url: PATHS.reauth,
+      token,
+      payload: { password: ADMIN.password },
+    });
+    expect(proved.statusCode, proved.body).toBe(200);
+    const made = await change();
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.body).toContain(`new-${staff.email}`);
   });
 
   it('of another account runs on its own', async () => {
@@ -260,22 +301,32 @@ describe('the header', () => {
   });
 });
 
-/** Makes every audit entry fail to be written (a part that breaks mid-change), or mends it. */
-async function failingAuditEntries(on: boolean) {
+/**
+ * Runs `work` while a trigger runs `action` (per dialect) before each insert into `table`: a part
+ * that breaks mid-change, or another instance acting meanwhile.
+ */
+async function withTrigger(
+  table: string,
+  action: { sqlite: string; postgres: string },
+  work: () => Promise<void>,
+) {
   const db = s.ctx.db;
   if (TEST_DB === 'postgres') {
-    await sql`create or replace function test_fail() returns trigger language plpgsql as
-      $$ begin raise exception 'failing on purpose'; end $$`.execute(db);
-    await (
-      on
-        ? sql`create trigger test_fail before insert on audit_log execute function test_fail()`
-        : sql`drop trigger test_fail on audit_log`
-    ).execute(db);
+    await sql`create or replace function test_trigger() returns trigger language plpgsql as
+      ${sql.lit(`begin ${action.postgres}; return new; end`)}`.execute(db);
+    await sql`create trigger test_trigger before insert on ${sql.table(table)}
+      for each row execute function test_trigger()`.execute(db);
   } else {
+    await sql`create trigger test_trigger before insert on ${sql.table(table)}
+      begin ${sql.raw(action.sqlite)}; end`.execute(db);
+  }
+  try {
+    await work();
+  } finally {
     await (
-      on
-        ? sql`create trigger test_fail before insert on audit_log begin select raise(abort, 'failing on purpose'); end`
-        : sql`drop trigger test_fail`
+      TEST_DB === 'postgres'
+        ? sql`drop trigger test_trigger on ${sql.table(table)}`
+        : sql`drop trigger test_trigger`
     ).execute(db);
   }
 }

@@ -77,14 +77,17 @@ function keyOf(request: FastifyRequest): string | undefined {
 const isChange = (request: FastifyRequest) =>
   MUTATING.has(request.method) && (request.routeOptions.url ?? '').startsWith(`${API_BASE}/`);
 
-/** JSON with every object's keys sorted: equal values give equal text, whatever the key order. */
+/**
+ * JSON with every object's keys sorted: equal values give equal text, whatever the key order (a
+ * Map or Set, which JSON would write as `{}`, as its entries).
+ */
 export function canonicalJson(value: unknown): string {
   return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      v !== null && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : v,
-    ) ?? ''
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v instanceof Map || v instanceof Set) return Array.from(v as Iterable<unknown>);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+      return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }) ?? ''
   );
 }
 
@@ -94,9 +97,7 @@ export function canonicalJson(value: unknown): string {
  * (a proof of presence), which a plain hash in the table would expose to a dictionary attack.
  */
 function fingerprintOf(request: FastifyRequest, secret: Uint8Array): string {
-  const uploads = [...(request.uploads?.values() ?? [])]
-    .map((u) => [u.field, u.hash])
-    .sort(([a], [b]) => (a! < b! ? -1 : 1));
+  const uploads = [...(request.uploads?.values() ?? [])].map((u) => `${u.field}:${u.hash}`).sort();
   const parts = [
     request.method,
     request.url,
