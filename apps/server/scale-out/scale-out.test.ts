@@ -616,6 +616,36 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     });
   });
 
+  it('answers a change sent again through the other instance with its first answer, made once', async () => {
+    const [first, second] = instances;
+    const keyRows = async (key: string) =>
+      (await db.db.selectFrom('idempotencyKeys').select('state').where('key', '=', key).execute())
+        .length;
+    const send = (instance: Instance, key: string, question: string) =>
+      call(instance.url, 'POST', PATHS.faqCreate, {
+        token: adminToken,
+        json: { question, answer: 'Once' },
+        headers: { 'idempotency-key': key },
+      });
+    const before = await faqCount();
+    const made = await send(first, 'scale-out-retry', 'Sent twice?');
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const again = await send(second, 'scale-out-retry', 'Sent twice?');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(made.body);
+    expect(await keyRows('scale-out-retry')).toBe(1);
+    // Both at once, one through each instance: one makes it, the other waits (409) or replays.
+    const both = await Promise.all([
+      send(first, 'scale-out-race', 'Sent at once?'),
+      send(second, 'scale-out-race', 'Sent at once?'),
+    ]);
+    expect(both.map((r) => r.status).sort()).toSatisfy(
+      (statuses: number[]) => statuses[0] === 200 && [200, 409].includes(statuses[1]!),
+    );
+    expect(await faqCount()).toBe(before + 2);
+  });
+
   it('loses no request while both instances restart one after the other under load', async () => {
     const before = await faqCount();
     let running = true;

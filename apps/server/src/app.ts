@@ -58,6 +58,7 @@ import { Presence } from './events/presence.ts';
 import { EventStreams } from './events/streams.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
 import { registerVersions } from './http/versions.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { logStreamFor } from './log-format.ts';
 
 /** `logStream`: where log lines go instead of stdout (tests read them). */
@@ -249,6 +250,8 @@ export async function buildApp(
   refuseUndeclaredQueries(app);
   registerAuditGuard(app, config.env !== 'production');
   registerVersions(app);
+  // After the access check (a key belongs to the caller's account) and If-Match's check.
+  registerIdempotency(app, { secret: ctx.secret });
 
   await app.register(
     async (api) => {

@@ -3,12 +3,18 @@
  * document allows (a minimal one, and one at each edge: each enum value, each bound, each
  * optional field) is accepted, in every content type the document lists, and answered as the
  * document says (status, content type, JSON schema); what the document refuses (a control
- * character in any text field, a path id that is not plain digits, an If-Match or an email
- * outside its pattern, an empty body where one field is needed) is refused with 400 naming the
+ * character in any text field, a path id that is not plain digits, an If-Match, an
+ * Idempotency-Key or an email outside its pattern, an empty body where one field is needed) is refused with 400 naming the
  * field. Requests are made from the document itself, so a route added later is covered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, IF_MATCH, MESSAGES, NO_CONTROL_CHARACTERS } from '@master-admin/contract';
+import {
+  API_BASE,
+  IDEMPOTENCY_KEY,
+  IF_MATCH,
+  MESSAGES,
+  NO_CONTROL_CHARACTERS,
+} from '@master-admin/contract';
 import { startServer } from './harness.ts';
 import { edges, isBlankBranch, matches } from './openapi-values.ts';
 import {
@@ -351,6 +357,64 @@ describe('a header, an email and an empty body are taken exactly as the document
           problems.push(`${method} ${path} If-Match ${JSON.stringify(value)}: ${res.statusCode}`);
         const wrong = answerProblem(op, res);
         if (wrong) problems.push(`${method} ${path} If-Match ${JSON.stringify(value)}: ${wrong}`);
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  const changes = operations.filter(({ method }) => method !== 'GET');
+  const keyOf = (op: Operation) =>
+    op.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+
+  it('Idempotency-Key is documented on every change, with its pattern, length and answers', () => {
+    expect(changes.length).toBeGreaterThanOrEqual(100);
+    const problems: string[] = [];
+    for (const { method, path, op } of changes) {
+      const schema = keyOf(op)?.schema;
+      if (schema?.pattern !== IDEMPOTENCY_KEY.source || schema.maxLength !== 128)
+        problems.push(`${method} ${path}: ${JSON.stringify(schema)}`);
+      // A call whose answer is never kept says so, and answers neither 422 nor a key's 409.
+      const ignored = op.description?.includes('`Idempotency-Key` is taken and ignored') ?? false;
+      if (!ignored && !(op.responses?.['409'] && op.responses['422']))
+        problems.push(`${method} ${path}: 409 and 422 not documented`);
+    }
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('Idempotency-Key: a value the pattern allows is taken, any other refused naming it', async () => {
+    // A JSON create, an upload and a delete: the one check serves them all.
+    const targets = [
+      changes.find(({ method, path }) => method === 'POST' && path.endsWith('/faqs')),
+      changes.find(({ op }) =>
+        Object.values(op.requestBody?.content['multipart/form-data']?.schema.properties ?? {}).some(
+          (p) => p.format === 'binary',
+        ),
+      ),
+      changes.find(({ method, path }) => method === 'DELETE' && path.includes('/faqs/')),
+    ];
+    const problems: string[] = [];
+    for (const [i, target] of targets.entries()) {
+      expect(target).toBeDefined();
+      const { method, path, op } = target!;
+      const schema = keyOf(op)!.schema;
+      const [type, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      const body = type && content ? bodyFor(content.schema, type) : undefined;
+      // Keys of each target's own: one sent with another request would answer 422.
+      const c = String.fromCharCode(97 + i);
+      const values = [c, c.repeat(128), `${c} ${c}`, `"${c}~"`, `!${c}`, '', ' ', c.repeat(129)];
+      values.push(` ${c}`, `${c} `, `${c}\t${c}`, `${c}é`, `${c}\u007f`);
+      for (const value of values) {
+        const res = await send(method, path, {
+          ...baseRequest(op),
+          body,
+          type,
+          headers: { 'idempotency-key': value },
+        });
+        const taken = !(res.statusCode === 400 && namedFields(res).includes('Idempotency-Key'));
+        if (taken !== matches(schema, value) || refused(res.statusCode) !== !taken)
+          problems.push(`${method} ${path} key ${JSON.stringify(value)}: ${res.statusCode}`);
+        const wrong = answerProblem(op, res);
+        if (wrong) problems.push(`${method} ${path} key ${JSON.stringify(value)}: ${wrong}`);
       }
     }
     expect(problems.join('\n')).toBe('');

@@ -7,6 +7,7 @@ import {
   errorText,
   failureText,
   request,
+  setReauthHandler,
   setUnauthorizedHandler,
 } from '../src/lib/api';
 import { HttpResponse, errorJson, http, api as path, server, validationError } from './server';
@@ -185,5 +186,98 @@ describe('request', () => {
     // The bytes sent of the body's total (the file and the multipart framing).
     expect(bytes.at(-1)!.loaded).toBe(bytes.at(-1)!.total);
     expect(bytes.at(-1)!.total).toBeGreaterThan(2048);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const ok = z.object({ message: z.string() });
+
+  /** Answers `url`'s calls with `answers` in turn (a Response, or 'down'), noting each key sent. */
+  function keysSent(
+    method: 'get' | 'post' | 'put' | 'delete',
+    url: string,
+    answers: Array<'down' | Response>,
+  ) {
+    const keys: Array<string | null> = [];
+    server.use(
+      http[method](path(url), ({ request: r }) => {
+        keys.push(r.headers.get('idempotency-key'));
+        const answer = answers[keys.length - 1] ?? HttpResponse.json({ message: 'ok' });
+        return answer === 'down' ? HttpResponse.error() : answer;
+      }),
+    );
+    return keys;
+  }
+
+  it('is sent on every change (forms, JSON, uploads), never on a GET', async () => {
+    const gets = keysSent('get', '/idem/read', []);
+    await api.get('/idem/read', z.unknown());
+    const posts = keysSent('post', '/idem/create', []);
+    await api.post('/idem/create', ok, { name: 'a' });
+    await api.json('POST', '/idem/create', ok, { name: 'a' });
+    await api.upload('POST', '/idem/create', ok, { file: new File(['x'], 'a.png') });
+    const deletes = keysSent('delete', '/idem/remove/1', []);
+    await api.delete('/idem/remove/1', ok, { ifMatch: 2 });
+    expect(gets).toEqual([null]);
+    expect(posts).toHaveLength(3);
+    for (const key of [...posts, ...deletes]) expect(key).toMatch(UUID);
+    // One per action: three calls, three keys.
+    expect(new Set(posts).size).toBe(3);
+  });
+
+  it('is sent again for the same call after an unknown outcome, a new one after an answer', async () => {
+    const keys = keysSent('post', '/idem/save', [
+      'down',
+      'down',
+      errorJson(503, 'Service Unavailable', 'Busy'),
+      HttpResponse.json(
+        { statusCode: 409, message: 'Still running' },
+        { status: 409, headers: { 'Retry-After': '1' } },
+      ),
+      HttpResponse.json({ message: 'ok' }),
+    ]);
+    const save = (name: string) => api.post('/idem/save', ok, { name }).catch(() => undefined);
+    await save('first');
+    // Another body is another call: its own key.
+    await save('second');
+    await save('first');
+    await save('first');
+    await save('first');
+    // Answered: the same call again is a new action.
+    await save('first');
+    const [first, second, ...rest] = keys;
+    expect(second).not.toBe(first);
+    expect(rest.slice(0, 3)).toEqual([first, first, first]);
+    expect(rest[3]).not.toBe(first);
+  });
+
+  it('is let go after a 4xx', async () => {
+    const keys = keysSent('put', '/idem/put', [errorJson(404, 'Not Found', 'Gone')]);
+    for (let i = 0; i < 2; i++) await api.put('/idem/put', ok, { a: 1 }).catch(() => undefined);
+    expect(keys[1]).not.toBe(keys[0]);
+  });
+
+  it('is sent again for the same upload after a network failure, the same file by name, size and date', async () => {
+    const keys = keysSent('post', '/idem/upload', ['down']);
+    const file = () => new File(['bytes'], 'poster.png', { lastModified: 1_700_000_000_000 });
+    for (const f of [file(), file()]) {
+      await api.upload('POST', '/idem/upload', ok, { file: f, title: 'T' }).catch(() => undefined);
+    }
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('is the same when a change is sent again after a proof of presence', async () => {
+    setReauthHandler(() => Promise.resolve(true));
+    const keys = keysSent('delete', '/idem/sessions', [
+      HttpResponse.json(
+        { statusCode: 403, error: 'Forbidden', message: MESSAGES.reauthRequired, reauth: true },
+        { status: 403 },
+      ),
+    ]);
+    await api.delete('/idem/sessions', ok);
+    setReauthHandler(undefined);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 });

@@ -123,6 +123,13 @@ export const IF_MATCH = new RegExp(
 );
 
 /**
+ * `Idempotency-Key` as every change call takes it (API.md "Operations"): 1 to 128 printable ASCII
+ * characters, spaces allowed inside but not at either end (HTTP would strip them in transit). The
+ * web app sends a UUID.
+ */
+export const IDEMPOTENCY_KEY = /^[!-~](?:[ -~]{0,126}[!-~])?$/;
+
+/**
  * A bulk call's optional `versions`: for some or all of its ids, the version the caller read
  * (`{ "<id>": <version> }`, JSON bodies only). Any row whose version moved since → 409 naming
  * every stale id, and nothing changes.
@@ -206,7 +213,9 @@ export function versionConflict<T extends z.ZodType>(row: T) {
     .meta({
       description:
         'A conflict. A change based on a stale version (If-Match, or a bulk call’s `versions`) ' +
-        'answers the keys below and changes nothing; a taken unique value answers the error alone.',
+        'answers the keys below and changes nothing; a taken unique value answers the error ' +
+        'alone, as does a request whose Idempotency-Key is still being answered (with ' +
+        'Retry-After) or whose change was made without its answer kept.',
     });
 }
 export type VersionConflict<T> = ErrorResponse & {

@@ -179,4 +179,9 @@ export const MESSAGES = {
 
   // Contact us
   contactReceived: 'Thank you, we will get back to you',
+
+  // Idempotency-Key (API.md "Operations")
+  idempotencyKeyReused: 'This Idempotency-Key was used for another request',
+  idempotencyKeyRunning: 'A request with this Idempotency-Key is still being answered',
+  idempotencyAnswerLost: 'This change was made; its answer was not kept. Reload to see it.',
 } as const;

@@ -27,6 +27,7 @@ import { presence } from './migrations/0022-presence.ts';
 import { secondFactors } from './migrations/0023-second-factors.ts';
 import { recentProof } from './migrations/0024-recent-proof.ts';
 import { eventStreams } from './migrations/0025-event-streams.ts';
+import { idempotencyKeys } from './migrations/0026-idempotency-keys.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -56,6 +57,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0023-second-factors': secondFactors(d),
     '0024-recent-proof': recentProof(d),
     '0025-event-streams': eventStreams(d),
+    '0026-idempotency-keys': idempotencyKeys(d),
   };
 }
 

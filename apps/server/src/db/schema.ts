@@ -448,6 +448,25 @@ export interface EventStreamTable {
   openedAt: Timestamp;
 }
 
+/**
+ * An `Idempotency-Key` a change call sent (http/idempotency.ts): its request's fingerprint, how
+ * far the request got and, once done, its answer; kept until `expiresAt` (24 hours).
+ */
+export interface IdempotencyKeyTable {
+  /** The caller's account; 0 for a call made without a session. */
+  accountId: number;
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'committed' | 'done';
+  /** The answer's status; on a 'committed' row, the status of an answer that was not kept. */
+  status: number | null;
+  contentType: string | null;
+  body: string | null;
+  /** When the request that holds the key claimed it (a take-over claims it again). */
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -485,6 +504,7 @@ export interface Database {
   authChallenges: AuthChallengeTable;
   securitySettings: SecuritySettingsTable;
   eventStreams: EventStreamTable;
+  idempotencyKeys: IdempotencyKeyTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -268,8 +268,70 @@ const parse = (text: string): unknown => {
 
 type Answer = { status: number; statusText: string; data: unknown; retryAfter: string | null };
 
-/** Sends a request; resolves with its status and parsed answer, or throws the network failure. */
-function send(config: RequestConfig): Promise<Answer> {
+/**
+ * Idempotency keys (API.md "Operations"): every change call sends one, so the server answers a
+ * retried change with its first answer instead of making it twice. A call whose outcome is unknown
+ * (no answer: the network failed, it timed out; a 5xx; a 409 with Retry-After: the first is still
+ * being answered) keeps its key, so the person's retry of that same call (method, URL, If-Match,
+ * body) sends it again; a definite answer lets it go. At most MAX_KEPT_KEYS are kept, oldest out.
+ */
+const keptKeys = new Map<string, string>();
+const MAX_KEPT_KEYS = 100;
+
+/** A new key: a random UUID (v4). */
+export function idempotencyKey(): string {
+  // randomUUID needs a secure context (HTTPS or localhost); an app served over plain HTTP on a
+  // local network has only getRandomValues.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte, i) =>
+    (i === 6 ? (byte & 0x0f) | 0x40 : i === 8 ? (byte & 0x3f) | 0x80 : byte)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** What makes two calls the same call; undefined for a GET, which takes no key. */
+function callOf(config: RequestConfig): string | undefined {
+  const method = config.method ?? 'GET';
+  if (method === 'GET') return undefined;
+  const { body } = config;
+  const sent =
+    body instanceof URLSearchParams
+      ? body.toString()
+      : body instanceof FormData
+        ? // A file by what the browser knows of it: the same file picked again is the same call.
+          [...body.entries()].map(([name, value]) =>
+            typeof value === 'string'
+              ? [name, value]
+              : [name, value.name, value.size, value.lastModified],
+          )
+        : (body ?? null);
+  return JSON.stringify([method, target(config), config.ifMatch ?? null, sent]);
+}
+
+/** The key for `call`: the one kept from an attempt whose outcome is unknown, else a new one. */
+function keyFor(call: string): string {
+  return keptKeys.get(call) ?? idempotencyKey();
+}
+
+/** Keeps `key` for `call` when the outcome is unknown (`answer` undefined: none came), else lets it go. */
+function settleKey(call: string, key: string, answer: Answer | undefined) {
+  keptKeys.delete(call);
+  const unknown =
+    answer === undefined ||
+    answer.status >= 500 ||
+    (answer.status === 409 && answer.retryAfter !== null);
+  if (!unknown) return;
+  keptKeys.set(call, key);
+  if (keptKeys.size > MAX_KEPT_KEYS) keptKeys.delete(keptKeys.keys().next().value ?? '');
+}
+
+/**
+ * Sends a request; resolves with its status and parsed answer, or throws the network failure.
+ * `key`: a change call's Idempotency-Key.
+ */
+function send(config: RequestConfig, key?: string): Promise<Answer> {
   const { data, type } = encode(config.body);
   const headers: Record<string, string> = {};
   const token = session.token();
@@ -280,6 +342,7 @@ function send(config: RequestConfig): Promise<Answer> {
   const cutSignal = cut.signal;
   if (type) headers['Content-Type'] = type;
   if (config.ifMatch !== undefined) headers['If-Match'] = `"${config.ifMatch}"`;
+  if (key !== undefined) headers['Idempotency-Key'] = key;
   const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
   const method = config.method ?? 'GET';
   const onProgress = config.onProgress;
@@ -350,16 +413,28 @@ function send(config: RequestConfig): Promise<Answer> {
 
 /**
  * Sends a request and checks the answer against `schema`. A change that needs a recent proof of
- * presence asks for one in place (the shell's prompt) and is sent again once it is given.
+ * presence asks for one in place (the shell's prompt) and is sent again once it is given, with
+ * the same Idempotency-Key (the refusal kept nothing).
  */
 export async function request<S extends z.ZodType>(
   schema: S,
   config: RequestConfig,
 ): Promise<z.output<S>> {
-  let res = await send(config);
+  const call = callOf(config);
+  const key = call === undefined ? undefined : keyFor(call);
+  const sendKeyed = async () => {
+    let answer: Answer | undefined;
+    try {
+      answer = await send(config, key);
+      return answer;
+    } finally {
+      if (call !== undefined && key !== undefined) settleKey(call, key, answer);
+    }
+  };
+  let res = await sendKeyed();
   if (asksProof(res.status, res.data)) {
     proving ??= onReauth().finally(() => (proving = undefined));
-    if (await proving) res = await send(config);
+    if (await proving) res = await sendKeyed();
   }
   if (res.status < 200 || res.status >= 300) {
     throw failure(res.status, res.data, res.statusText, config.url, res.retryAfter);

@@ -19,7 +19,7 @@ import {
   type EventAccount,
   type EventArea,
 } from '@master-admin/contract';
-import { api } from './api';
+import { api, idempotencyKey } from './api';
 import { session } from './session';
 
 /** `connecting` until the first stream opens; `fallback` while lists refetch on a timer. */
@@ -407,7 +407,12 @@ export function useHoldPresence(target: { area: EventArea; id: number } | undefi
       void fetch(`${API_BASE}${PATHS.presence}`, {
         method: 'DELETE',
         keepalive: true,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          // As every change call sends (lib/api.ts); this one is never sent again.
+          'Idempotency-Key': idempotencyKey(),
+        },
         body: JSON.stringify(body),
       }).catch(() => undefined);
     };

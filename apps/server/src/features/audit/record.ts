@@ -4,6 +4,9 @@
  * nothing and one that commits cannot lose its entry. Routes either call `audited` (snapshot the
  * row, write, snapshot again, record the difference) or, when they already run a transaction,
  * `record` with the before and after rows. The guard below makes a forgotten call loud.
+ *
+ * The same transaction marks the request's Idempotency-Key 'committed' (http/idempotency.ts): the
+ * key says the change was made exactly when it was.
  */
 import { deviceLabel } from '../../auth/device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,6 +19,7 @@ import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { errorBody } from '../../http/errors.ts';
 import { AREA_VERSION_TABLES, checkVersions } from '../../http/versions.ts';
 import { announceChanges } from '../../events/announce.ts';
+import { markCommitted } from '../../http/idempotency.ts';
 
 export type AuditRow = Record<string, unknown>;
 
@@ -83,10 +87,20 @@ const isList = (e: AuditEntryInput | readonly AuditEntryInput[]): e is readonly 
   Array.isArray(e);
 
 /** Writes `entries` with `trx`, the transaction of the change they describe. */
-export async function record(
+export function record(
   trx: Db,
   request: FastifyRequest,
   entries: AuditEntryInput | readonly AuditEntryInput[],
+): Promise<void> {
+  return write(trx, request, entries, true);
+}
+
+/** `ofChange`: the entries describe the request's change (not a refusal kept on its own). */
+async function write(
+  trx: Db,
+  request: FastifyRequest,
+  entries: AuditEntryInput | readonly AuditEntryInput[],
+  ofChange: boolean,
 ): Promise<void> {
   const list: readonly AuditEntryInput[] = isList(entries) ? entries : [entries];
   request.audited = true;
@@ -99,6 +113,7 @@ export async function record(
         : [],
     ),
   );
+  if (ofChange) await markCommitted(trx, request);
   await moveUnmovedVersions(trx, list);
   const at = now();
   const device = deviceLabel(request.headers['user-agent']);
@@ -135,14 +150,15 @@ export async function record(
 
 /**
  * `record` in a transaction of its own, for an event that must be kept although the request
- * fails: a refused sign-in answers 401 or 429, and nothing else it did is kept.
+ * fails: a refused sign-in answers 401 or 429, and nothing else it did is kept. Not the change an
+ * Idempotency-Key stands for: a retry of a refused proof is tried (and counted) again.
  */
 export function recordAlone(
   db: Db,
   request: FastifyRequest,
   entries: AuditEntryInput | readonly AuditEntryInput[],
 ): Promise<void> {
-  return inTransaction(db, request.log, (trx) => record(trx, request, entries));
+  return inTransaction(db, request.log, (trx) => write(trx, request, entries, false));
 }
 
 /**

@@ -356,7 +356,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.passkeyLoginVerify,
     {
-      config: { access: access.public, rateLimit: signInLimit, jsonBody: true },
+      config: { access: access.public, rateLimit: signInLimit, jsonBody: true, keepAnswer: false },
       onResponse: countSignIn,
       schema: {
         tags: ['auth'],

@@ -56,6 +56,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         access: access.public,
         // A coarse flood guard; failed attempts are throttled separately below.
         rateLimit: { max: 60, timeWindow: '1 minute' },
+        // The answer is a token: never kept (http/idempotency.ts); a new sign-in is harmless.
+        keepAnswer: false,
       },
       onResponse: countFailures,
       schema: {
@@ -145,7 +147,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.loginVerify,
     {
-      config: { access: access.public, rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: {
+        access: access.public,
+        rateLimit: { max: 60, timeWindow: '1 minute' },
+        keepAnswer: false,
+      },
       onResponse: countFailures,
       schema: {
         tags: ['auth'],

@@ -100,7 +100,8 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // A set-up not confirmed signs nobody in: the factor is recorded once confirmed
       // (FACTOR_ADDED), and its secret is never written to the log.
-      config: { ...enrolment, recentProof: true, audit: false },
+      // Its answer is the secret: never kept (http/idempotency.ts).
+      config: { ...enrolment, recentProof: true, audit: false, keepAnswer: false },
       schema: {
         tags: TAGS,
         summary: 'Starts setting up an authenticator app',
@@ -138,7 +139,8 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.totpConfirm,
     {
-      config: { ...enrolment, recentProof: true },
+      // Its answer holds recovery codes: never kept; confirming again answers 409.
+      config: { ...enrolment, recentProof: true, keepAnswer: false },
       schema: {
         tags: TAGS,
         summary: 'Turns the authenticator app on with a code from it',
@@ -222,7 +224,8 @@ const totpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     PATHS.recoveryCodes,
     {
-      config: { access: access.signedIn, recentProof: true },
+      // Its answer is the codes: never kept; running again replaces codes never seen.
+      config: { access: access.signedIn, recentProof: true, keepAnswer: false },
       schema: {
         tags: TAGS,
         summary: 'Makes new recovery codes; the old ones stop working',

@@ -145,8 +145,9 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     PATHS.presence,
     {
-      // Not a change of any row: nothing to audit.
-      config: { access: access.signedIn, audit: false },
+      // Not a change of any row: nothing to audit. A renewal every few seconds: an Idempotency-Key
+      // is ignored (a replayed answer would not renew it).
+      config: { access: access.signedIn, audit: false, keepAnswer: false },
       schema: {
         ...presenceSchema,
         summary: '"I am editing this row": shown to the others who may view the area',
@@ -170,7 +171,7 @@ const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     PATHS.presence,
     {
-      config: { access: access.signedIn, audit: false },
+      config: { access: access.signedIn, audit: false, keepAnswer: false },
       schema: {
         ...presenceSchema,
         summary: 'Stops editing a row: the others see its editors without the caller',
