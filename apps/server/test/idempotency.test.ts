@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, PATHS } from '@master-admin/contract';
 import { ADMIN, TEST_DB, multipart, startServer } from './harness.ts';
 import { images } from './images.ts';
-import { ABANDONED_MS, KEY_TTL_MS } from '../src/http/idempotency.ts';
+import { KEY_TTL_MS, abandonedAfter } from '../src/http/idempotency.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -107,7 +107,7 @@ describe('a change sent again with its key', () => {
     // Its process died before committing: nothing was made, the retry makes it.
     await s.ctx.db
       .updateTable('idempotencyKeys')
-      .set({ createdAt: ago(ABANDONED_MS + 1000) })
+      .set({ createdAt: ago(abandonedAfter(s.config.requestDeadlineMs) + 1000) })
       .where('key', '=', key)
       .execute();
     const taken = await createFaq(key, 'Still running?');
@@ -129,7 +129,7 @@ describe('a change sent again with its key', () => {
     expect((await createFaq(key, 'Answer lost?')).statusCode).toBe(409);
     await s.ctx.db
       .updateTable('idempotencyKeys')
-      .set({ createdAt: ago(ABANDONED_MS + 1000) })
+      .set({ createdAt: ago(abandonedAfter(s.config.requestDeadlineMs) + 1000) })
       .where('key', '=', key)
       .execute();
     const lost = await createFaq(key, 'Answer lost?');

@@ -53,10 +53,11 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How long a key and its answer are kept. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * A 'running' row this old belongs to a process that died before committing (no request runs
- * that long): the next request with its key takes it over.
+ * A 'running' row this old belongs to a process that died before committing: no request runs
+ * past its deadline (REQUEST_DEADLINE_MS, http/deadline.ts), and twice that leaves room for its
+ * answer to be kept. The next request with its key takes it over.
  */
-export const ABANDONED_MS = 2 * 60 * 1000;
+export const abandonedAfter = (deadlineMs: number) => 2 * deadlineMs;
 /** How often each instance deletes expired keys. */
 const SWEEP_MS = 10 * 60 * 1000;
 
@@ -126,8 +127,10 @@ const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOStr
 /** The rows of `idempotency_keys`: claiming a key, marking and settling it, the sweep. */
 export class IdempotencyKeys {
   readonly #db: Db;
-  constructor(db: Db) {
+  readonly #abandonedMs: number;
+  constructor(db: Db, options: { deadlineMs: number }) {
     this.#db = db;
+    this.#abandonedMs = abandonedAfter(options.deadlineMs);
   }
 
   #row(db: Db, accountId: number, key: string) {
@@ -186,7 +189,7 @@ export class IdempotencyKeys {
       }
       if (row.fingerprint !== fingerprint) return { kind: 'another' };
       if (row.state === 'done') return { kind: 'replay', answer: row };
-      const abandoned = Date.parse(row.createdAt) <= Date.parse(at) - ABANDONED_MS;
+      const abandoned = Date.parse(row.createdAt) <= Date.parse(at) - this.#abandonedMs;
       if (row.state === 'committed') {
         // Made, and answered with what could not be kept; or its process died before keeping
         // the answer. A young one is most likely being answered now.
@@ -201,7 +204,7 @@ export class IdempotencyKeys {
 
   /**
    * Marks the request's key 'committed' with `trx`, the transaction of its change. A key taken
-   * over meanwhile (this request ran past ABANDONED_MS and another took its place) rolls the
+   * over meanwhile (this request ran past twice its deadline and another took its place) rolls the
    * change back: the other request is making it.
    */
   async markCommitted(trx: Db, claim: Claim): Promise<void> {
@@ -317,7 +320,7 @@ function takesKey(route: { url: string; method: string | string[] }) {
  * header's documentation on every change route, and the sweep of expired keys.
  */
 export function registerIdempotency(app: FastifyInstance, options: { secret: Uint8Array }) {
-  const keys = new IdempotencyKeys(app.ctx.db);
+  const keys = new IdempotencyKeys(app.ctx.db, { deadlineMs: app.ctx.config.requestDeadlineMs });
   app.decorate('idempotencyKeys', keys);
   app.decorateRequest('idempotency', undefined);
 
