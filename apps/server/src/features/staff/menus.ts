@@ -304,7 +304,9 @@ const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirst(),
     );
     if (!updated) throw notFound(MESSAGES.permissionNotFound);
-    const row = await selectEntries(db).where('up.id', '=', id).executeTakeFirstOrThrow();
+    // Read after the commit: a call deleting its menu or account meanwhile has removed it.
+    const row = await selectEntries(db).where('up.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.permissionNotFound);
     return { message: MESSAGES.statusUpdated, result: toEntry(row) };
   }
 
