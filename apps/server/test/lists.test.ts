@@ -479,6 +479,55 @@ describe('keyword pages', () => {
   });
 });
 
+describe('a keyword page’s plan', () => {
+  it('walks the order for a common word and sorts the few matches of a rare one, decided from the exact count (a rare one that is the planner’s histogram value too)', async () => {
+    const planApp = await app('Lists Plan');
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+    const rows = Array.from({ length: 4000 }, (_, i) => ({
+      app: planApp,
+      link: `https://plan.test/${words[i % words.length]}/${i}`,
+      at: at(40_000 + i),
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await insertBanners(rows.slice(i, i + 1000));
+    let rare = '/1234';
+    if (TEST_DB === 'postgres') {
+      await sql`analyze banners_search`.execute(db);
+      // A value the planner's statistics hold, as the finding's: its row number is a rare word.
+      const { rows: stats } = await sql<{ values: string | null }>`
+        select coalesce(most_common_vals, histogram_bounds)::text as values from pg_stats
+        where tablename = 'banners_search' and attname = 'doc'`.execute(db);
+      const held = /plan\.test\/[a-z]+\/(\d{3,4})/.exec(stats[0]?.values ?? '')?.[1];
+      if (held) rare = `/${held}`;
+    } else {
+      await sql`analyze`.execute(db);
+    }
+    /** The statements a page of `keyword` ran, and its ids. */
+    const pageOf = async (keyword: string) => {
+      const ran: string[] = [];
+      const { rows: found, total } = await s.ctx.lists.answer(
+        BANNERS_LIST,
+        { limit: 10, offset: 0, keyword, masterAppId: planApp },
+        (statements) => {
+          ran.push(...statements.map((q) => q.sql));
+          return s.ctx.database.reads.run(statements);
+        },
+      );
+      return { ran, total, ids: found.map((r) => r.id) };
+    };
+    const walks = (statement: string) =>
+      TEST_DB === 'postgres' ? /"id" \+ 0/.test(statement) : /\+"id"/.test(statement);
+    const common = await pageOf('alpha');
+    expect(common.total).toBe(800);
+    expect(common.ran.some(walks), common.ran.join('\n')).toBe(true);
+    const few = await pageOf(rare);
+    expect(few.total).toBeGreaterThan(0);
+    expect(few.total).toBeLessThan(20);
+    expect(few.ran.some(walks), few.ran.join('\n')).toBe(false);
+    // Either way the page is the list's order: newest first.
+    expect(few.ids).toEqual([...few.ids].sort((a, b) => Number(b) - Number(a)));
+  });
+});
+
 describe('sort', () => {
   it('orders by the field asked for, ties by id, without pages overlapping', async () => {
     const app6 = await app('Lists Six');

@@ -36,7 +36,10 @@ export interface Dialect {
     pattern: unknown,
   ): { table: string; id: string; matches: Expression<SqlBool> };
   searchPattern(keyword: string): string;
-  /** `column` as a value the planner will not look up in an index (SQLite's unary +). */
+  /**
+   * `column` (an integer) as a value the planner will not look up in an index (SQLite's unary +,
+   * PostgreSQL's `+ 0`).
+   */
   unindexed(column: string): Expression<unknown>;
   /**
    * `column` holds one of the ids `ids` selects. On PostgreSQL `= any(array(…))`: the ids are read
@@ -83,7 +86,9 @@ export function dialectFor(kind: DialectKind): Dialect {
         : { table, id: 'rowid', matches: sql<SqlBool>`${sql.table(table)} match ${pattern}` };
     },
     searchPattern: kind === 'postgres' ? likePattern : ftsPhrase,
-    unindexed: (column) => (kind === 'postgres' ? sql.ref(column) : sql`+${sql.ref(column)}`),
+    // An integer column plus nothing: PostgreSQL cannot look it up in the column's index.
+    unindexed: (column) =>
+      kind === 'postgres' ? sql`(${sql.ref(column)} + 0)` : sql`+${sql.ref(column)}`,
     inIds: (column, ids) =>
       kind === 'postgres'
         ? sql<SqlBool>`${sql.ref(column)} = any(array(${ids}))`

@@ -171,10 +171,15 @@ type Template = {
    * ids, so PostgreSQL keeps a generic plan of it and plans only the one-table ids statement.
    */
   byIds: { ids: Precompiled<{ id: number }>; rows: Precompiled<unknown> } | undefined;
-  /** A keyword's page walking the order index instead, and the kept total of its filters. */
+  /**
+   * A keyword's page walking the order index instead (and, read by ids, its ids statement), and
+   * the kept total of its filters: which of the two reads the page is decided from the exact count
+   * of matches and that total, never from a planner's guess at a substring (`answer`).
+   */
   adaptive:
     | {
         pageInOrder: Precompiled<unknown>;
+        idsInOrder: Precompiled<{ id: number }> | undefined;
         scope: Precompiled<{ total: number }>;
         /** How many entries a walk visits for the cost of sorting in one match. */
         walkVsLookup: number;
@@ -260,22 +265,19 @@ export class Lists {
   ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
     const { template, values } = this.#prepare(spec, query);
     const { adaptive, byIds } = template;
-    if (byIds) {
-      const [idRows = [], countRows = []] = await run([
-        byIds.ids.fill(values),
+    /** The page's rows from its ids statement's answer (read by ids). */
+    const byTheIds = async (idRows: Array<{ id?: unknown }>) => {
+      if (idRows.length === 0) return [];
+      const [rows = []] = await run([byIds!.rows.fill([idRows.map((r) => r.id)])]);
+      return rows;
+    };
+    if (!adaptive) {
+      const [pageRows = [], countRows = []] = await run([
+        (byIds ? byIds.ids : template.page).fill(values),
         template.count.fill(values),
       ]);
       const total = Number(countRows[0]?.total ?? 0);
-      if (idRows.length === 0) return { rows: [], total };
-      const [rows = []] = await run([byIds.rows.fill([idRows.map((r) => r.id)])]);
-      return { rows, total };
-    }
-    if (!adaptive) {
-      const [rows = [], countRows = []] = await run([
-        template.page.fill(values),
-        template.count.fill(values),
-      ]);
-      return { rows, total: Number(countRows[0]?.total ?? 0) };
+      return { rows: byIds ? await byTheIds(pageRows) : pageRows, total };
     }
     const [countRows = [], scopeRows = []] = await run([
       template.count.fill(values),
@@ -287,6 +289,11 @@ export class Lists {
     const scope = Number(scopeRows[0]?.total ?? 0);
     const reach = query.offset + query.limit;
     const walk = total * total * adaptive.walkVsLookup > reach * scope;
+    if (byIds) {
+      const ids = walk ? adaptive.idsInOrder! : byIds.ids;
+      const [idRows = []] = await run([ids.fill(values)]);
+      return { rows: await byTheIds(idRows), total };
+    }
     const [rows = []] = await run([(walk ? adaptive.pageInOrder : template.page).fill(values)]);
     return { rows, total };
   }
@@ -299,6 +306,7 @@ export class Lists {
     const { template, values } = this.#prepare(spec, query);
     const all = [template.page, template.count];
     if (template.adaptive) all.push(template.adaptive.pageInOrder, template.adaptive.scope);
+    if (template.adaptive?.idsInOrder) all.push(template.adaptive.idsInOrder);
     const filled = all.map((t) => t.fill(values));
     if (template.byIds) {
       filled.push(template.byIds.ids.fill(values), template.byIds.rows.fill([[1, 2, 3]]));
@@ -478,7 +486,24 @@ export class Lists {
       return q;
     };
 
+    // PostgreSQL, an indexed keyword: the page's ids are the matches sorted (they are found first,
+    // behind a fence the planner does not see through: OFFSET 0), or, walking the order index,
+    // the rows checked one by one (`inOrder`); `answer` picks from the exact count, as on SQLite,
+    // rather than the planner from its guess at a substring (a guess off by a thousand walked
+    // millions of entries for a rare word).
+    const fenced = this.#dialect.kind === 'postgres' && kind === 'indexed';
     const idsOf = (inOrder: boolean) => {
+      if (fenced && !inOrder) {
+        const columns = [...new Set(['id', ...order.map(([column]) => column)])];
+        const matches = where(this.#db.selectFrom(spec.table).select(columns))
+          .offset(sql.lit(0))
+          .as('m');
+        let ids = this.#db.selectFrom(matches).select('m.id as id');
+        for (const [column, direction] of order) {
+          ids = ids.orderBy(sortKeyOf(spec, column, 'm'), direction);
+        }
+        return ids.limit(arg<number>(0)).offset(arg<number>(1)) as IdsQuery;
+      }
       let ids = where(this.#db.selectFrom(spec.table).select('id'), inOrder);
       for (const [column, direction] of order) ids = ids.orderBy(sortKey(column), direction);
       return ids.limit(arg<number>(0)).offset(arg<number>(1)) as IdsQuery;
@@ -537,11 +562,11 @@ export class Lists {
       count ??= this.#viaCount(spec, filters, hidden, pattern);
     }
     count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
-    // PostgreSQL's planner weighs the two page plans itself, from its statistics.
     const adaptive =
-      kind === 'indexed' && kept !== undefined && this.#dialect.kind === 'sqlite'
+      kind === 'indexed' && kept !== undefined
         ? {
             pageInOrder: pageOf(true),
+            idsInOrder: byIds ? precompile(idsOf(true)) : undefined,
             scope: precompile(kept),
             walkVsLookup: spec.searchVia.length > 0 ? WALK_VS_LOOKUP_VIA : WALK_VS_LOOKUP,
           }
