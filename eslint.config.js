@@ -75,7 +75,7 @@ export default defineConfig(
       '**/migrations/**/*.ts',
       'apps/server/src/db/list-structures.ts',
       'apps/server/src/db/lists.ts',
-      'apps/server/src/db/list-walk.ts',
+      'apps/server/src/db/list-keyset.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

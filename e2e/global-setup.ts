@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ADMIN, DB_KIND, ENV, MEDIA_KIND, PG_ADMIN_URL } from './settings.ts';
+import { ADMIN, DB_KIND, ENV, MEDIA_KIND, OTP_WEBHOOK, PG_ADMIN_URL } from './settings.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 60_000;
@@ -189,6 +189,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SERVE_WEB: 'true',
       // No load balancer to leave: the teardown's SIGTERM stops it at once.
       DRAIN_SECONDS: '0',
+      // Sign-in codes go to a webhook a spec runs, as to an SMS gateway (app-api.spec.ts).
+      OTP_SENDER: 'webhook',
+      OTP_WEBHOOK_URL: `http://127.0.0.1:${OTP_WEBHOOK.port}${OTP_WEBHOOK.path}`,
+      OTP_WEBHOOK_SECRET: OTP_WEBHOOK.secret,
       ...s3?.env,
     };
     child = spawn(process.execPath, [path.join(REPO, 'apps', 'server', 'src', 'main.ts')], {

@@ -215,7 +215,8 @@ test.describe('Notifications', () => {
     const first = table.getByRole('row').filter({ hasText: everyone });
     await expect(first).toContainText('All users');
     await expect(first).toContainText('FESTIVAL');
-    await expect(first).toContainText('Unread');
+    // To every user: how many read it; none yet.
+    await expect(first).toContainText('Read by 0');
     await expectLoaded(first.getByRole('img', { name: /^Logo of notification #\d+$/ }));
 
     // A wrong user id: the field says so and the dialog stays open.
@@ -241,6 +242,7 @@ test.describe('Notifications', () => {
     await expect(second).toContainText(`User #${userId}`);
     await expect(second).toContainText('Poster ready');
     await expect(second.getByLabel('No logo')).toBeVisible();
+    await expect(second).toContainText('Unread');
     await expect(table.locator('tbody tr')).toHaveCount(2);
 
     // Search by description.

@@ -20,6 +20,17 @@ export const PG_ADMIN_URL =
 /** The SUPER_ADMIN the server creates on its first start (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password-1' } as const;
 
+/**
+ * Where the server sends the apps API's one-time sign-in codes (OTP_SENDER=webhook): a gateway
+ * stand-in that app-api.spec.ts runs on this fixed port (the server's own port is a free one, and
+ * s3rver's too) and that checks each call's signature with `secret`.
+ */
+export const OTP_WEBHOOK = {
+  port: 47_613,
+  path: '/otp',
+  secret: 'e2e-otp-webhook-secret-0123',
+} as const;
+
 /** Set by the global setup, read by the tests (workers inherit the runner's environment). */
 export const ENV = {
   baseUrl: 'E2E_BASE_URL',

@@ -9,6 +9,8 @@
  * check PostgreSQL runs on every call costs (`reportAccessCheck`).
  * `--areas posters --cases posters` loads and drives one area alone (default: banners, posters, users, audit);
  * `--sqlite-dir DIR` / `--pg-url URL` drive databases an earlier `seed-bench` loaded, keeping them.
+ * `--history-rows N` / `--audit-rows N`: the users' login-history rows and the audit entries, when
+ * not N (loaded so, or loaded so by the earlier seed-bench).
  * Then, on the first database, it uploads one large video (upload.ts: `--video-mb`, default 500;
  * 0 skips it; `--upload-only` skips the rows and lists). On each database where the posters are
  * loaded it exports the whole posters list as CSV (export.ts; the case `export`: `--cases export`
@@ -25,13 +27,17 @@ import pg from 'pg';
 import { API_BASE } from '@master-admin/contract';
 import { randomSource } from '../src/seed/bench.ts';
 import { createPgDatabase } from '../test/harness.ts';
-import { CASES, type BenchCase, type BenchContext } from './cases.ts';
+import { CASES, type BenchCase, type BenchContext, type CaseEnv, type Measured } from './cases.ts';
+import { APP_CASES, measuredOf, prepareApps } from './app-cases.ts';
 import { benchVideoUpload, reportUpload, type UploadResult } from './upload.ts';
 import { benchExport, reportExport, type ExportResult } from './export.ts';
 
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
+    // Users' login-history rows and the audit entries, when not --rows (seed-bench's sizes).
+    'history-rows': { type: 'string' },
+    'audit-rows': { type: 'string' },
     seconds: { type: 'string', default: '10' },
     db: { type: 'string', default: 'sqlite,postgres' },
     connections: { type: 'string', default: '50' },
@@ -46,6 +52,8 @@ const { values: args } = parseArgs({
   },
 });
 const ROWS = Number(args.rows);
+const HISTORY_ROWS = Number(args['history-rows'] ?? args.rows);
+const AUDIT_ROWS = Number(args['audit-rows'] ?? args.rows);
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const DATABASES = args.db.split(',') as Array<'sqlite' | 'postgres'>;
@@ -53,15 +61,15 @@ const VIDEO_MB = Number(args['video-mb']);
 const UPLOAD_ONLY = args['upload-only'];
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+const ALL_CASES = [...CASES, ...APP_CASES];
 const selected = args.cases
-  ? CASES.filter((c) => args.cases!.split(',').some((n) => c.name.includes(n)))
-  : CASES;
+  ? ALL_CASES.filter((c) => args.cases!.split(',').some((n) => c.name.includes(n)))
+  : ALL_CASES;
 const EXPORT =
   !UPLOAD_ONLY &&
   args.areas.split(',').includes('posters') &&
   (!args.cases || args.cases.split(',').includes('export'));
 
-type Measured = { rps: number; p50: number; p99: number; max: number; errors: number };
 type Row = {
   db: string;
   name: string;
@@ -73,6 +81,8 @@ type Row = {
   healthP99: number;
   signInP99: number;
   target: BenchCase['target'];
+  /** A case whose floor this one is also set beside (cases.ts `beside`). */
+  beside: string | undefined;
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -81,7 +91,16 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const sessionOf = (token: string): string =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
 
-function startProcess(script: string, env: Record<string, string>, ready: RegExp) {
+/**
+ * Starts `script` and resolves with its port once a line of its output matches `ready`; each
+ * later line of its output is given to `onLine` (the server's log: the one-time codes).
+ */
+function startProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  onLine?: (line: string) => void,
+) {
   const child = spawn(process.execPath, [script], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...env },
@@ -94,7 +113,14 @@ function startProcess(script: string, env: Record<string, string>, ready: RegExp
       const match = ready.exec(seen);
       if (match) {
         child.stdout.off('data', onData);
-        child.stdout.resume(); // keep draining its logs
+        if (onLine) {
+          let rest = '';
+          child.stdout.setEncoding('utf8').on('data', (text: string) => {
+            const lines = (rest + text).split('\n');
+            rest = lines.pop() ?? '';
+            for (const line of lines) onLine(line);
+          });
+        } else child.stdout.resume(); // keep draining its logs
         resolve({ child, port: Number(match[1]) });
       } else if (seen.length > 1_000_000) seen = seen.slice(-10_000);
     };
@@ -147,9 +173,10 @@ async function drive(
   base: string,
   bench: BenchCase,
   ctx: BenchContext,
+  to: 'server' | 'floor',
   headers: Record<string, string> = {},
   seconds = SECONDS,
-) {
+): Promise<Measured> {
   const rng = randomSource(7);
   const result = await autocannon({
     url: base,
@@ -158,19 +185,49 @@ async function drive(
     // A slow answer is counted as slow (its latency), not as missing (autocannon's 10 s default).
     timeout: 120,
     headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: bench.path(rng, ctx) }) }],
+    requests: [
+      {
+        setupRequest: (req) => {
+          if (!bench.request) return { ...req, path: bench.path!(rng, ctx) };
+          const r = bench.request(rng, ctx, to);
+          return {
+            ...req,
+            path: r.path,
+            method: r.method ?? 'GET',
+            headers: { ...headers, ...r.headers },
+            ...(r.body === undefined ? {} : { body: r.body }),
+          };
+        },
+      },
+    ],
   });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
+  return measuredOf(result, bench.answers);
 }
 
 let uploadResult: UploadResult | undefined;
 const exportResults: ExportResult[] = [];
+
+/** The server's token secret in the bench (so the floor reads the server's cursors). */
+const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret';
+
+/**
+ * The cursors of `count` banner pages one after the other from `offset` (limit 1: the positions of
+ * consecutive rows): one slow offset read, then cheap cursor reads.
+ */
+async function cursorsAt(serverUrl: string, token: string, offset: number, count: number) {
+  const headers = { authorization: `Bearer ${token}` };
+  const read = async (query: string) =>
+    (await (
+      await fetch(`${serverUrl}${API_BASE}/banner/list?limit=1&${query}`, { headers })
+    ).json()) as { nextCursor: string | null };
+  const cursors: string[] = [];
+  let page = await read(`offset=${offset}`);
+  while (page.nextCursor !== null && cursors.length < count) {
+    cursors.push(page.nextCursor);
+    page = await read(`cursor=${page.nextCursor}`);
+  }
+  return cursors;
+}
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   const loaded = kind === 'postgres' ? args['pg-url'] : args['sqlite-dir'];
@@ -183,13 +240,25 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   const dropPg = pgDb?.drop;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
+    // The server signs list cursors with it; the floor takes the same ones.
+    JWT_SECRET: BENCH_SECRET,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const children: ChildProcess[] = [];
+  /** The one-time codes the server's log sender wrote (the apps API's sign-in cases). */
+  const codes = new Map<string, string>();
   try {
     for (const area of UPLOAD_ONLY || loaded ? [] : args.areas.split(',')) {
-      log(`\n[${kind}] loading ${ROWS.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
-      await runCli(['seed-bench', '--area', area, '--rows', String(ROWS)], env);
+      const rows = area === 'audit' ? AUDIT_ROWS : ROWS;
+      log(`\n[${kind}] loading ${rows.toLocaleString('en')} ${area} with the CLI's bulk loader…`);
+      await runCli(
+        [
+          'seed-bench',
+          ...['--area', area, '--rows', String(rows)],
+          ...(area === 'users' ? ['--history-rows', String(HISTORY_ROWS)] : []),
+        ],
+        env,
+      );
     }
 
     const server = await startProcess(
@@ -202,13 +271,28 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         DRAIN_SECONDS: '0',
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
+        // The apps API's cases send each request from an address of its own (X-Forwarded-For),
+        // as phones behind a proxy: the per-address guards count them one by one (app-cases.ts).
+        TRUST_PROXY: '127.0.0.1',
+        // The apps API's one-time codes go to the log, read below.
+        OTP_SENDER: 'log',
       },
       /running at http:\/\/localhost:(\d+)/,
+      (line) => {
+        if (!line.includes('"otp":{')) return;
+        const { otp } = JSON.parse(line) as {
+          otp?: { phoneNumber: string; code: string; app: number };
+        };
+        if (otp) codes.set(`${otp.app} ${otp.phoneNumber}`, otp.code);
+      },
     );
     children.push(server.child);
     const floor = await startProcess(
       'bench/floor.ts',
-      databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_FILE: sqliteFile },
+      {
+        JWT_SECRET: BENCH_SECRET,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_FILE: sqliteFile }),
+      },
       /listening (\d+)/,
     );
     children.push(floor.child);
@@ -243,7 +327,27 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       // The newest users: those with numbered images, wallet rows and login history.
       users: await optionIds('/account/user/list?limit=100'),
       rows: ROWS,
+      auditRows: AUDIT_ROWS,
+      bannerCursors: selected.some((c) => c.name.includes('banners: cursor'))
+        ? await cursorsAt(serverUrl, token, Math.floor(ROWS / 2), 100)
+        : [],
     };
+    const caseEnv: CaseEnv = {
+      serverUrl,
+      serverPid: server.child.pid!,
+      adminToken: token,
+      ctx,
+      database: databaseUrl
+        ? { kind: 'postgres', url: databaseUrl }
+        : { kind: 'sqlite', file: sqliteFile },
+      codes,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      log,
+    };
+    if (!UPLOAD_ONLY && selected.some((c) => APP_CASES.includes(c))) {
+      ctx.app = await prepareApps(caseEnv);
+    }
 
     /**
      * PostgreSQL: until no statement of another session runs (a slow case's requests that the
@@ -276,11 +380,25 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     for (const bench of UPLOAD_ONLY ? [] : selected) {
       log(`[${kind}] ${bench.name}`);
       await idle();
-      // Warm both up (page cache, prepared statements), then measure.
-      const signedIn = { authorization: `Bearer ${token}` };
-      await drive(serverUrl, bench, ctx, signedIn, 2);
-      if (bench.floor !== false) await drive(floorUrl, bench, ctx, {}, 2);
-      const measuring = drive(serverUrl, bench, ctx, signedIn);
+      const skipped = await bench.prepare?.(caseEnv);
+      if (skipped) {
+        log(`  left out: ${skipped}`);
+        continue;
+      }
+      // Warm both up (page cache, prepared statements), then measure. The apps API's calls carry
+      // their own key and token.
+      const signedIn: Record<string, string> = bench.request
+        ? {}
+        : { authorization: `Bearer ${token}` };
+      const driveServer = (seconds: number, phase: 'warm-up' | 'measure') =>
+        bench.drive
+          ? bench.drive(caseEnv, seconds, phase)
+          : drive(serverUrl, bench, ctx, 'server', signedIn, seconds);
+      await driveServer(2, 'warm-up');
+      if (bench.floor !== false) await drive(floorUrl, bench, ctx, 'floor', {}, 2);
+      await bench.ready?.(caseEnv);
+      await idle();
+      const measuring = driveServer(SECONDS, 'measure');
       const [measured, health, signInTimes] = await Promise.all([
         measuring,
         probe(`${serverUrl}${API_BASE}/health`, {}, 20, measuring),
@@ -288,11 +406,12 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         probe(signInUrl, signInInit, 1000, measuring),
       ]);
       await idle();
-      const floorMeasured = bench.floor === false ? undefined : await drive(floorUrl, bench, ctx);
+      const floorMeasured =
+        bench.floor === false ? undefined : await drive(floorUrl, bench, ctx, 'floor');
       // PostgreSQL runs the access check on every call: the floor with it, beside the floor alone.
       const floorChecked =
         kind === 'postgres' && bench.accessCheckCost && bench.floor !== false
-          ? await drive(floorUrl, bench, ctx, { 'x-session-id': sessionOf(token) })
+          ? await drive(floorUrl, bench, ctx, 'floor', { 'x-session-id': sessionOf(token) })
           : undefined;
       rows.push({
         db: kind,
@@ -303,9 +422,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         healthP99: health.p99,
         signInP99: signInTimes.p99,
         target: bench.target,
+        beside: bench.beside,
       });
       log(
-        `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms · floor ${floorMeasured ? floorMeasured.rps.toFixed(0) : '—'} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
+        `  server ${measured.rps.toFixed(0)} req/s p99 ${measured.p99} ms${measured.errors ? ` (${measured.errors} errors)` : ''}${measured.note ? ` · ${measured.note}` : ''} · floor ${floorMeasured ? floorMeasured.rps.toFixed(0) : '—'} req/s · health p99 ${health.p99.toFixed(1)} ms · sign-in p99 ${signInTimes.p99.toFixed(1)} ms`,
       );
     }
     if (EXPORT) {
@@ -366,9 +486,20 @@ function report(rows: Row[]) {
     'health p99 ms',
     'sign-in p99 ms',
     'targets',
+    // What else a case measured (render: CPU seconds a picture).
+    ...(rows.some((r) => r.server.note || r.beside) ? ['note'] : []),
   ];
   const lines = rows.map((r) => {
     const ratio = r.floor ? r.server.rps / r.floor.rps : undefined;
+    // Also set beside another case's floor (the 304 beside the floor's first page).
+    const other = r.beside && rows.find((o) => o.db === r.db && o.name === r.beside)?.floor;
+    const note = [
+      r.server.note,
+      other &&
+        `${(r.server.rps / other.rps).toFixed(2)} × ${r.beside}'s floor (${other.rps.toFixed(0)})`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     // A list is judged against its floor in the same run: at least half its rate, a p99 within
     // twice its p99. A call without a floor keeps a p99 of its own. Sign-in is reported only.
     const p99Target = r.floor ? 2 * r.floor.p99 : r.target?.p99Ms[r.db as 'sqlite' | 'postgres'];
@@ -394,17 +525,18 @@ function report(rows: Row[]) {
       r.healthP99.toFixed(1),
       r.signInP99.toFixed(1),
       misses.length === 0 ? 'met' : misses.join(', '),
+      ...(header.includes('note') ? [note] : []),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(
-    `\n${ROWS.toLocaleString('en')} rows, concurrency ${CONNECTIONS}, ${SECONDS} s per case, ${os.availableParallelism()} cores`,
+    `\n${ROWS.toLocaleString('en')} rows${HISTORY_ROWS !== ROWS ? ` (${HISTORY_ROWS.toLocaleString('en')} login-history rows)` : ''}${AUDIT_ROWS !== ROWS ? ` (${AUDIT_ROWS.toLocaleString('en')} audit entries)` : ''}, concurrency ${CONNECTIONS}, ${SECONDS} s per case, ${os.availableParallelism()} cores`,
   );
   console.log(row(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines) console.log(row(l));
-  const missed = lines.filter((l) => l[l.length - 1] !== 'met').length;
+  const missed = lines.filter((l) => l[header.indexOf('targets')] !== 'met').length;
   console.log(missed === 0 ? '\nEvery target met.' : `\n${missed} case(s) missed a target.`);
   reportAccessCheck(rows);
   return missed;

@@ -26,6 +26,7 @@ import { USER_IMAGES_LIST } from '../src/features/users/images.ts';
 import { BENCH_WORDS, type RandomSource } from '../src/seed/bench.ts';
 import { BENCH_AUDIT_ACCOUNTS, BENCH_AUDIT_ROWS_PER_ROW } from '../src/seed/bench-audit.ts';
 import { AUDIT_LIST, auditPageQuery } from '../src/features/audit/routes.ts';
+import type { AppContext } from './app-cases.ts';
 
 export type Target = { p99Ms: { sqlite?: number; postgres?: number } };
 
@@ -39,12 +40,75 @@ export type BenchContext = {
   days: number[];
   users: number[];
   rows: number;
+  /** The audit entries loaded (seed-bench --area audit --rows). */
+  auditRows: number;
+  /** Cursors of banner pages half-way down the list (bench.ts reads them from the server). */
+  bannerCursors: string[];
+  /** The apps API's keys, feeds and fixtures (app-cases.ts), when an `app:` case is selected. */
+  app?: AppContext | undefined;
 };
+
+/** A request that is more than a path: its method, headers and body (the apps API's cases). */
+export type BenchRequest = {
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+};
+
+/** What a case measured: autocannon's rate and latencies, and what went wrong. */
+export type Measured = {
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  /** What else the case measured (render: CPU seconds per image composed). */
+  note?: string | undefined;
+};
+
+/** What a case that prepares or measures itself is given (bench.ts, per database). */
+export interface CaseEnv {
+  serverUrl: string;
+  /** The server's process (its CPU time is read from /proc). */
+  serverPid: number;
+  /** A back-office token of the bench's SUPER_ADMIN. */
+  adminToken: string;
+  ctx: BenchContext;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /** The one-time codes the server's log sender wrote, by `<app id> <phone number>`. */
+  codes: Map<string, string>;
+  connections: number;
+  /** Seconds a case is measured. */
+  seconds: number;
+  log(line: string): void;
+}
 
 export interface BenchCase {
   name: string;
   /** The request path (with its query), drawn anew for every request. */
-  path(rng: RandomSource, ctx: BenchContext): string;
+  path?(rng: RandomSource, ctx: BenchContext): string;
+  /**
+   * Instead of `path`: the whole request, drawn anew for every request, for the server or for
+   * the floor (the apps API's cases spell the server's URLs so that its kept answers miss).
+   */
+  request?(rng: RandomSource, ctx: BenchContext, to: 'server' | 'floor'): BenchRequest;
+  /** The statuses the case's answers should have (default: any 2xx). */
+  answers?: readonly number[];
+  /**
+   * Before the case, untimed (walking cursors, asking for ETags, signing users in); a string
+   * says why the case cannot run here, and it is left out.
+   */
+  prepare?(env: CaseEnv): Promise<string | void>;
+  /**
+   * A case that drives the server itself (render, sign-in): called for the warm-up, then for the
+   * measurement, on the same state.
+   */
+  drive?(env: CaseEnv, seconds: number, phase: 'warm-up' | 'measure'): Promise<Measured>;
+  /** Between the warm-up and the measurement, untimed (the codes the measurement will use). */
+  ready?(env: CaseEnv): Promise<void>;
+  /** Another case whose floor the report sets this one beside too (the 304 and a first page). */
+  beside?: string;
   /**
    * A call that is not a list (`floor: false`; the floor, floor.ts, answers lists only) has no
    * floor to be judged against: the p99 it must stay under at concurrency 50, per database. A
@@ -119,6 +183,45 @@ export const FLOOR_LISTS: FloorList[] = [
   },
 ];
 
+/**
+ * Reads a request's path and query as the server's route would: its list among FLOOR_LISTS and
+ * the query the list is asked (path parameters and the route's own values joined), each distinct
+ * request parsed once. Undefined for a path no floor list answers.
+ */
+export function floorRequests() {
+  const parsed = new Map<string, { list: FloorList; query: never }>();
+  return (url: string) => {
+    let found = parsed.get(url);
+    if (found) return found;
+    const [path = '', search = ''] = url.split('?');
+    const list = FLOOR_LISTS.find((l) =>
+      typeof l.route === 'string' ? l.route === path : l.route.test(path),
+    );
+    if (!list) return undefined;
+    // Path parameters (`(?<accountId>\d+)`) and the values the route sets itself join the query.
+    const params =
+      typeof list.route === 'string'
+        ? {}
+        : Object.fromEntries(
+            Object.entries(list.route.exec(path)?.groups ?? {}).map(([k, v]) => [k, Number(v)]),
+          );
+    const parsedQuery = list.query.parse(Object.fromEntries(new URLSearchParams(search))) as Record<
+      string,
+      unknown
+    >;
+    found = {
+      list,
+      query: {
+        ...(list.prepare ? list.prepare(parsedQuery) : parsedQuery),
+        ...params,
+        ...list.fixed,
+      } as never,
+    };
+    parsed.set(url, found);
+    return found;
+  };
+}
+
 const banners = `${API_BASE}/banner/list?limit=10`;
 const audit = `${API_BASE}/audit/list?limit=20`;
 const posters = `${API_BASE}/poster/list?limit=20`;
@@ -149,6 +252,11 @@ export const CASES: BenchCase[] = [
   {
     name: 'banners: offset rows/2',
     path: (rng, { rows }) => `${banners}&offset=${Math.floor(rows / 2) + rng.int(100)}`,
+  },
+  {
+    // The same depth as the offset case, followed by cursor: what page 1 costs (issue #33).
+    name: 'banners: cursor at rows/2',
+    path: (rng, ctx) => `${banners}&cursor=${rng.pick(ctx.bannerCursors)}`,
   },
   {
     name: 'master apps (5 rows)',
@@ -241,8 +349,8 @@ export const CASES: BenchCase[] = [
   },
   {
     name: 'audit: a row’s history',
-    path: (rng, { rows }) => {
-      const perArea = Math.floor(rows / BENCH_AUDIT_ROWS_PER_ROW / AUDIT_AREAS.length);
+    path: (rng, { auditRows }) => {
+      const perArea = Math.floor(auditRows / BENCH_AUDIT_ROWS_PER_ROW / AUDIT_AREAS.length);
       return `${audit}&area=${rng.pick(AUDIT_AREAS)}&rowId=${1 + rng.int(Math.max(1, perArea))}`;
     },
   },

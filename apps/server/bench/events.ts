@@ -165,7 +165,7 @@ async function drive(url: string, token: string, ctx: BenchContext, seconds = SE
       connections: 50,
       duration: seconds,
       headers: { authorization: `Bearer ${token}` },
-      requests: [{ setupRequest: (req) => ({ ...req, path: bench.path(rng, ctx) }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, path: bench.path!(rng, ctx) }) }],
     });
     results[bench.name] = {
       rps: result.requests.average,
@@ -284,6 +284,8 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
       days: [],
       users: [],
       rows: ROWS,
+      auditRows: ROWS,
+      bannerCursors: [],
     };
 
     log(`[${kind}] warming up…`);
@@ -380,7 +382,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Result> {
       headers: { authorization: `Bearer ${token}` },
       requests: [
         {
-          setupRequest: (req) => ({ ...req, path: LIST_CASES[0]!.path(randomSource(9), ctx) }),
+          setupRequest: (req) => ({ ...req, path: LIST_CASES[0]!.path!(randomSource(9), ctx) }),
         },
       ],
     });

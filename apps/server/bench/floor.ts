@@ -5,6 +5,8 @@
  * per-request validation, no logging and no threads. Started by bench.ts: `node floor.ts`, configured by environment
  * (DATABASE_URL or SQLITE_FILE), it prints `listening <port>`.
  *
+ * The apps API's content calls are answered by app-floor.ts.
+ *
  * A request with `X-Session-Id` first runs the server's access check statement for that session
  * (auth/sessions.ts), as the server does on every call on PostgreSQL: what exact revocation costs
  * is the difference (bench.ts, the access check's cost).
@@ -18,15 +20,20 @@ import { openDatabase } from '../src/db/connect.ts';
 import { Lists } from '../src/db/lists.ts';
 import { accessStatement } from '../src/auth/sessions.ts';
 import { readInPlace } from '../src/db/sqlite-reading.ts';
-import { FLOOR_LISTS } from './cases.ts';
+import { Cursors } from '../src/db/list-keyset.ts';
+import { floorRequests } from './cases.ts';
+import { appFloor } from './app-floor.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const sqliteFile = process.env.SQLITE_FILE;
 const handle = openDatabase(
   databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: sqliteFile! },
 );
-// The server's list mechanism plans and compiles; the floor runs the statements itself.
-const lists = new Lists(handle.db, handle.reads, handle.dialect);
+// The server's list mechanism plans and compiles; the floor runs the statements itself. It takes
+// the server's cursors (the bench gives both the same secret).
+const lists = new Lists(handle.db, handle.reads, handle.dialect, {
+  cursors: new Cursors(process.env.JWT_SECRET),
+});
 
 type Run = (statements: readonly CompiledQuery[]) => Promise<Array<Record<string, unknown>[]>>;
 let run: Run;
@@ -65,38 +72,7 @@ if (databaseUrl) {
     });
 }
 
-/** The list and parsed query of a request (parsed once per distinct request). */
-const parsed = new Map<string, { list: (typeof FLOOR_LISTS)[number]; query: never }>();
-function requestOf(url: string) {
-  let found = parsed.get(url);
-  if (found) return found;
-  const [path = '', search = ''] = url.split('?');
-  const list = FLOOR_LISTS.find((l) =>
-    typeof l.route === 'string' ? l.route === path : l.route.test(path),
-  );
-  if (!list) return undefined;
-  // Path parameters (`(?<accountId>\d+)`) and the values the route sets itself join the query.
-  const params =
-    typeof list.route === 'string'
-      ? {}
-      : Object.fromEntries(
-          Object.entries(list.route.exec(path)?.groups ?? {}).map(([k, v]) => [k, Number(v)]),
-        );
-  const parsedQuery = list.query.parse(Object.fromEntries(new URLSearchParams(search))) as Record<
-    string,
-    unknown
-  >;
-  found = {
-    list,
-    query: {
-      ...(list.prepare ? list.prepare(parsedQuery) : parsedQuery),
-      ...params,
-      ...list.fixed,
-    } as never,
-  };
-  parsed.set(url, found);
-  return found;
-}
+const requestOf = floorRequests();
 
 const access = accessStatement(handle.db);
 
@@ -107,7 +83,11 @@ async function signedIn(sessionId: string): Promise<boolean> {
   return row !== undefined && row.revoked_at === null && row.status === 'ACTIVE';
 }
 
+// The apps API's content calls (app-floor.ts).
+const appCalls = appFloor(handle.db, lists, run);
+
 const server = http.createServer((req, res) => {
+  if (appCalls(req, res)) return;
   const request = requestOf(req.url ?? '');
   if (!request) {
     res.writeHead(404).end();

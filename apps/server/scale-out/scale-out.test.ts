@@ -5,12 +5,14 @@
  * skipped without it unless CI=1.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTP } from 'otpauth';
-import { PATHS } from '@master-admin/contract';
+import { APP_API_BASE, APP_PATHS, PATHS } from '@master-admin/contract';
+import { webhookSignature } from '../src/features/app-api/otp.ts';
 import { createPgDatabase, startS3 } from '../test/harness.ts';
 import { change, openStream, presenceOf } from '../test/event-stream.ts';
 import { images } from '../test/images.ts';
@@ -56,6 +58,41 @@ let db: DatabaseHandle;
 let nginx: Nginx;
 let instances: [Instance, Instance];
 let adminToken: string;
+
+/** The SMS gateway both instances send one-time codes to (OTP_SENDER=webhook), as a phone gets them. */
+const OTP_SECRET = sharedSecret();
+const texts: Array<{ phoneNumber: string; code: string }> = [];
+const gateway = http.createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  request.on('end', () => {
+    const signed = webhookSignature(OTP_SECRET, String(request.headers['x-timestamp']), body);
+    // A call not signed with the secret is refused, as a gateway would.
+    if (request.headers['x-signature'] !== signed) return void response.writeHead(401).end();
+    texts.push(JSON.parse(body) as { phoneNumber: string; code: string });
+    response.writeHead(204).end();
+  });
+});
+
+/** A call of the apps API at `base`, with the app's key. */
+async function appCall(
+  base: string,
+  method: string,
+  url: string,
+  options: { key: string; token?: string; json?: unknown },
+): Promise<Answer> {
+  const res = await fetch(`${base}${APP_API_BASE}${url}`, {
+    method,
+    headers: {
+      'x-app-key': options.key,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : text, headers: res.headers };
+}
 
 /** A new session of `accountId`, as a sign-in would make (without its rate limits). */
 async function tokenFor(accountId: number): Promise<string> {
@@ -144,6 +181,8 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     database = await createPgDatabase();
     bucket = await startS3('scale-out');
     const [port1, port2, nginxPort] = [await freePort(), await freePort(), await freePort()];
+    const gatewayPort = await freePort();
+    await new Promise<void>((resolve) => gateway.listen(gatewayPort, '127.0.0.1', resolve));
     const env = (name: string) => ({
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
@@ -157,6 +196,9 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
       LOG_LEVEL: 'warn',
       DRAIN_SECONDS: '1',
       DATA_DIR: dataDir(name),
+      OTP_SENDER: 'webhook',
+      OTP_WEBHOOK_URL: `http://127.0.0.1:${gatewayPort}/otp`,
+      OTP_WEBHOOK_SECRET: OTP_SECRET,
       ...bucket.env,
     });
     instances = [new Instance(port1, env('a')), new Instance(port2, env('b'))];
@@ -171,6 +213,7 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
   }, 120_000);
 
   afterAll(async () => {
+    gateway.close();
     await nginx?.stop();
     for (const instance of instances ?? []) instance.kill();
     await db?.close();
@@ -227,6 +270,31 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     call(instances[0].url, method, url, { token: adminToken, json }).then((r) => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     });
+
+  it('follows a list by cursor across instances: a cursor one hands out pages on the other', async () => {
+    for (let i = 0; i < 5; i++) {
+      const made = await call(instances[i % 2]!.url, 'POST', PATHS.faqCreate, {
+        token: adminToken,
+        json: { question: `Cursor question ${i}?`, answer: 'Yes.' },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+    }
+    const list = (n: number, query: string) =>
+      call(instances[n]!.url, 'GET', `${PATHS.faqList}?keyword=Cursor%20question&${query}`, {
+        token: adminToken,
+      });
+    const byOffset = await list(0, 'limit=5');
+    expect(byOffset.body.total).toBe(5);
+    const seen: number[] = [];
+    let page = await list(0, 'limit=2');
+    for (let n = 1; n < 10; n++) {
+      seen.push(...(page.body.result as Array<{ id: number }>).map((r) => r.id));
+      if (page.body.nextCursor === null) break;
+      page = await list(n % 2, `limit=2&cursor=${page.body.nextCursor}`);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+    }
+    expect(seen).toEqual((byOffset.body.result as Array<{ id: number }>).map((r) => r.id));
+  });
 
   it(`sees a sign-out on the other instance at once (${TRIALS} times)`, async () => {
     const stale = await revocations(async (_, token) => {
@@ -500,6 +568,92 @@ describe.runIf(nginxBinary)('two instances behind nginx', () => {
     const part = await fetch(created.body.result.videoUrl, { headers: { range: 'bytes=0-99' } });
     expect(part.status).toBe(206);
     expect((await part.arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it('signs an end user in on one instance; the other uses, refreshes and ends the session, and its lists hear the sign-up', async () => {
+    const [first, second] = instances;
+    const made = await call(first.url, 'POST', PATHS.masterAppCreate, {
+      token: adminToken,
+      json: { name: 'Scale-out App' },
+    });
+    expect(made.status).toBe(200);
+    const appId = made.body.result.id as number;
+    const key = (await call(second.url, 'GET', PATHS.masterAppKey(appId), { token: adminToken }))
+      .body.result.key as string;
+    const stream = await openStream(`${second.url}/api/v1`, adminToken);
+    await stream.waitFor((b) => b.id !== undefined && b.event === undefined);
+    try {
+      const phoneNumber = '+919700000001';
+      const asked = await appCall(first.url, 'POST', APP_PATHS.otpRequest, {
+        key,
+        json: { phoneNumber },
+      });
+      expect(asked.status).toBe(202);
+      const code = texts.findLast((t) => t.phoneNumber === phoneNumber)!.code;
+      const verified = await appCall(second.url, 'POST', APP_PATHS.otpVerify, {
+        key,
+        json: { phoneNumber, code, device: { name: 'Galaxy', platform: 'android' } },
+      });
+      expect(verified.status).toBe(200);
+      const userId = verified.body.user.id as number;
+      await stream.waitFor(change('users', 'created', userId), 2_000);
+
+      const me = await appCall(first.url, 'GET', APP_PATHS.me, {
+        key,
+        token: verified.body.accessToken,
+      });
+      expect(me.status).toBe(200);
+      const refreshed = await appCall(first.url, 'POST', APP_PATHS.refresh, {
+        key,
+        json: { refreshToken: verified.body.refreshToken },
+      });
+      expect(refreshed.status).toBe(200);
+      // The old refresh token, sent to the other instance: a reuse there too.
+      const reused = await appCall(second.url, 'POST', APP_PATHS.refresh, {
+        key,
+        json: { refreshToken: verified.body.refreshToken },
+      });
+      expect(reused.status).toBe(401);
+      expect(
+        (await appCall(first.url, 'GET', APP_PATHS.me, { key, token: refreshed.body.accessToken }))
+          .status,
+      ).toBe(401);
+
+      // Signed in again; ended by the owner through one instance, refused at once by the other.
+      const again = await appCall(second.url, 'POST', APP_PATHS.otpRequest, {
+        key,
+        json: { phoneNumber: '+919700000002' },
+      });
+      expect(again.status).toBe(202);
+      const second2 = await appCall(first.url, 'POST', APP_PATHS.otpVerify, {
+        key,
+        json: {
+          phoneNumber: '+919700000002',
+          code: texts.findLast((t) => t.phoneNumber === '+919700000002')!.code,
+        },
+      });
+      expect(second2.status).toBe(200);
+      const user2 = second2.body.user.id as number;
+      const sessions = await call(second.url, 'GET', PATHS.userSessions(user2), {
+        token: adminToken,
+      });
+      expect(sessions.body.result).toHaveLength(1);
+      const ended = await call(
+        second.url,
+        'DELETE',
+        PATHS.userSession(user2, sessions.body.result[0].id),
+        {
+          token: adminToken,
+        },
+      );
+      expect(ended.status).toBe(200);
+      expect(
+        (await appCall(first.url, 'GET', APP_PATHS.me, { key, token: second2.body.accessToken }))
+          .status,
+      ).toBe(401);
+    } finally {
+      stream.close();
+    }
   });
 
   it('carries a change through one instance to streams on the other, and through nginx unbuffered', async () => {

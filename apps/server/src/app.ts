@@ -60,6 +60,7 @@ import { registerAuditGuard } from './features/audit/record.ts';
 import { registerVersions } from './http/versions.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { logStreamFor } from './log-format.ts';
+import { isAppRoute, registerAppApi } from './features/app-api/index.ts';
 
 /** `logStream`: where log lines go instead of stdout (tests read them). */
 export async function buildApp(
@@ -206,6 +207,8 @@ export async function buildApp(
     },
     transform: (input) => {
       const { schema, url } = jsonSchemaTransform(input);
+      // The apps API has its own document (/api/app/docs).
+      if (isAppRoute(input.url)) return { schema: { ...schema, hide: true }, url };
       return {
         schema: documentAnswerTypes(
           documentBody(
@@ -252,6 +255,8 @@ export async function buildApp(
   registerVersions(app);
   // After the access check (a key belongs to the caller's account) and If-Match's check.
   registerIdempotency(app, { secret: ctx.secret });
+
+  await registerAppApi(app, fileLimits);
 
   await app.register(
     async (api) => {

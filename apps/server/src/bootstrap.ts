@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Lists } from './db/lists.ts';
+import { Cursors } from './db/list-keyset.ts';
 import { Redis } from 'ioredis';
 import { DatabaseCounters, LoginThrottle, RedisCounters } from './auth/throttle.ts';
 import { loadSecret } from './auth/tokens.ts';
@@ -38,15 +39,23 @@ export async function createContext(config: Config): Promise<AppContext> {
         enableOfflineQueue: false,
       })
     : undefined;
+  // The first connection is opened before serving (for up to its connect time-out): else the
+  // sign-ins that reach a just-started instance would meet it still opening, and answer 503.
+  // Redis down at start delays nothing more: sign-in answers 503 until it is back.
+  if (redis) await firstConnection(redis, 2000);
   const windowMs = config.login.windowMinutes * 60_000;
+  const secret = loadSecret(config.jwtSecret, config.dataDir);
   return {
     config,
     redis,
     database,
     db: database.db,
     dialect: database.dialect,
-    lists: new Lists(database.db, database.reads, database.dialect),
-    secret: loadSecret(config.jwtSecret, config.dataDir),
+    // Cursors are signed with the tokens' secret: one an instance hands out works on every other.
+    lists: new Lists(database.db, database.reads, database.dialect, {
+      cursors: new Cursors(secret),
+    }),
+    secret,
     throttle: new LoginThrottle(
       redis ? new RedisCounters(redis, windowMs) : new DatabaseCounters(database.db, windowMs),
       config.login,
@@ -57,4 +66,18 @@ export async function createContext(config: Config): Promise<AppContext> {
       maxImagePixels: config.uploads.maxImagePixels,
     }),
   };
+}
+
+/** Resolves once `redis` is connected, or after `ms` whatever its state. */
+function firstConnection(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
 }

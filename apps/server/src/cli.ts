@@ -357,29 +357,67 @@ export function buildCli(): Command {
     .description('Adds generated rows to an area, in bulk, for benchmarks (npm run bench).')
     .requiredOption('--area <area>', `the area to fill: ${Object.keys(BENCH_AREAS).join(', ')}`)
     .option('--rows <n>', 'how many rows to add', '1000000')
-    .action(async (opts: { area: string; rows: string }) => {
-      const area = BENCH_AREAS[opts.area];
-      if (!area) {
-        throw new CliError(
-          `--area must be one of ${Object.keys(BENCH_AREAS).join(', ')} (got ${opts.area}).`,
-        );
-      }
-      const rows = check(z.coerce.number().int().min(1).max(100_000_000), opts.rows, '--rows');
-      await withDatabase(async (handle) => {
-        const started = Date.now();
-        let shown = 0;
-        await area.seed(handle, rows, (done) => {
-          if (done - shown >= rows / 10 || done === rows) {
-            shown = done;
-            process.stdout.write(`  ${done.toLocaleString('en')} / ${rows.toLocaleString('en')}\n`);
-          }
+    .option('--history-rows <n>', 'users: how many login-history rows to add (default: --rows)')
+    .option('--wallet-rows <n>', 'users: how many wallet rows to add (default: --rows)')
+    .option('--copy-rows <n>', 'PostgreSQL: rows per COPY statement (for measuring the load)')
+    .action(
+      async (opts: {
+        area: string;
+        rows: string;
+        historyRows?: string;
+        walletRows?: string;
+        copyRows?: string;
+      }) => {
+        const area = BENCH_AREAS[opts.area];
+        if (!area) {
+          throw new CliError(
+            `--area must be one of ${Object.keys(BENCH_AREAS).join(', ')} (got ${opts.area}).`,
+          );
+        }
+        const count = (value: string | undefined, name: string) =>
+          value === undefined
+            ? undefined
+            : check(z.coerce.number().int().min(1).max(1_000_000_000), value, name);
+        const rows = count(opts.rows, '--rows')!;
+        const sizes = {
+          rows,
+          historyRows: count(opts.historyRows, '--history-rows'),
+          walletRows: count(opts.walletRows, '--wallet-rows'),
+        };
+        const copyRows = count(opts.copyRows, '--copy-rows');
+        const database = loadConfig().database;
+        await withDatabase(async (handle) => {
+          const started = Date.now();
+          // Each table's progress every tenth, and its rate when it is in.
+          const tables = new Map<string, { started: number; shown: number }>();
+          await area.seed(
+            {
+              handle,
+              pgUrl: database.kind === 'postgres' ? database.url : undefined,
+              copyRows,
+            },
+            sizes,
+            (table, done, total) => {
+              let seen = tables.get(table);
+              if (!seen) tables.set(table, (seen = { started: Date.now(), shown: 0 }));
+              if (done - seen.shown < total / 10 && done !== total) return;
+              seen.shown = done;
+              const seconds = (Date.now() - seen.started) / 1000;
+              process.stdout.write(
+                `  ${table}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}` +
+                  (done === total
+                    ? ` in ${seconds.toFixed(1)} s (${Math.round(done / Math.max(seconds, 0.001)).toLocaleString('en')} rows/s)\n`
+                    : '\n'),
+              );
+            },
+          );
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          console.log(
+            `Added ${rows.toLocaleString('en')} ${opts.area} (${area.description}) in ${seconds} s.`,
+          );
         });
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        console.log(
-          `Added ${rows.toLocaleString('en')} ${opts.area} (${area.description}) in ${seconds} s.`,
-        );
-      });
-    });
+      },
+    );
 
   return program;
 }

@@ -78,6 +78,9 @@ const env = z.object({
     )
     .optional(),
   WEBAUTHN_RP_NAME: z.string().min(1).max(100).default('Master Admin'),
+  OTP_SENDER: z.enum(['log', 'webhook']).default('log'),
+  OTP_WEBHOOK_URL: z.url().optional(),
+  OTP_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')
@@ -141,6 +144,11 @@ export type Config = {
    * from (the page's origin, as the browser reports it).
    */
   webauthn: { rpId: string; rpName: string; origins: string[] };
+  /**
+   * Where the apps API's one-time sign-in codes go (features/app-api/otp.ts): the server log
+   * (development, tests), or a POST to an SMS gateway's webhook, signed with `secret`.
+   */
+  otp: { sender: 'log' } | { sender: 'webhook'; url: string; secret: string };
 };
 
 export type MediaConfig =
@@ -235,6 +243,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     };
   }
   const webauthn = webauthnConfig(e);
+  let otp: Config['otp'] = { sender: 'log' };
+  if (e.OTP_SENDER === 'webhook') {
+    const missing = [
+      e.OTP_WEBHOOK_URL ? undefined : '  OTP_WEBHOOK_URL: required when OTP_SENDER=webhook',
+      e.OTP_WEBHOOK_SECRET ? undefined : '  OTP_WEBHOOK_SECRET: required when OTP_SENDER=webhook',
+    ].filter((line) => line !== undefined);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+    otp = { sender: 'webhook', url: e.OTP_WEBHOOK_URL!, secret: e.OTP_WEBHOOK_SECRET! };
+  }
   const url = e.DATABASE_URL;
   const database: Config['database'] =
     url === undefined
@@ -285,5 +302,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       presenceTtlSeconds: e.PRESENCE_TTL_SECONDS,
     },
     webauthn,
+    otp,
   };
 }

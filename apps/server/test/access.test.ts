@@ -15,7 +15,7 @@ import {
 } from '@master-admin/contract';
 import { registerAccessCheck, type DeclaredRoute } from '../src/http/access.ts';
 import { createBackOfficeAccount } from '../src/features/accounts/service.ts';
-import { injectStreaming, startServer } from './harness.ts';
+import { TEST_DB, injectStreaming, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -315,5 +315,76 @@ describe('a route that declares no access', () => {
     ]);
     expect((await app.inject({ url: `${API_BASE}/declared` })).json()).toEqual({ ok: 1 });
     await app.close();
+  });
+});
+
+describe('a list call’s access check, read with the list', () => {
+  const listUrl = `${API_BASE}/master-app/list`;
+  const get = (url: string, token?: string) =>
+    s.app.inject({ url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it('takes no round trip of its own: on PostgreSQL it is part of the count’s statement', async () => {
+    const { lookups, reads } = s.ctx.database;
+    const lookupsRun = lookups.run.bind(lookups);
+    const readsRun = reads.run.bind(reads);
+    const looked: string[] = [];
+    const read: string[][] = [];
+    lookups.run = (queries) => {
+      looked.push(...queries.map((q) => q.sql));
+      return lookupsRun(queries);
+    };
+    reads.run = (queries) => {
+      read.push(queries.map((q) => q.sql));
+      return readsRun(queries);
+    };
+    try {
+      // A token never used: nothing kept about its session on either database.
+      const res = await get(`${listUrl}?limit=5`, await s.tokenFor(rootId));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().total).toBeGreaterThan(0);
+      expect(looked).toEqual([]);
+      expect(read).toHaveLength(1);
+      const sessionsRead = read[0]!.filter((q) => q.includes('"sessions"'));
+      expect(sessionsRead).toHaveLength(1);
+      if (TEST_DB === 'postgres') {
+        // Folded into the count: the page and the count, two statements as without a session.
+        expect(read[0]).toHaveLength(2);
+        expect(sessionsRead[0]).toMatch(/^select c\.\*, r\.\* from \(select /);
+      }
+    } finally {
+      lookups.run = lookupsRun;
+      reads.run = readsRun;
+    }
+  });
+
+  it('refuses before anything else is said: a bad query from a caller who may not list is a 401 or 403', async () => {
+    const bad = `${listUrl}?limit=abc`;
+    // A session ended: 401, not the 400 its query earns.
+    const ended = await s.tokenFor(rootId);
+    expect((await get(`${listUrl}?limit=5`, ended)).statusCode).toBe(200);
+    const out = await s.app.inject({
+      method: 'POST',
+      url: `${API_BASE}/auth/admin/logout`,
+      headers: { authorization: `Bearer ${ended}` },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    for (const url of [bad, `${listUrl}?limit=5`]) {
+      const res = await get(url, ended);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().message).toBe(MESSAGES.sessionExpired);
+      expect(res.json()).not.toHaveProperty('result');
+    }
+    expect((await get(bad)).statusCode).toBe(401);
+    // Staff without the menu: 403 for a good query and a bad one alike.
+    await grantExactly([]);
+    for (const url of [bad, `${listUrl}?limit=5`]) {
+      const res = await get(url, await s.tokenFor(subject.id));
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json()).not.toHaveProperty('result');
+    }
+    // Allowed: the 400 naming the field.
+    const res = await get(bad, await s.tokenFor(rootId));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0].path).toBe('limit');
   });
 });

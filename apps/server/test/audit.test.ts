@@ -313,6 +313,7 @@ describe('reading the log', () => {
     expect((await call('GET', '/audit/list?toDate=2000-01-01')).json()).toEqual({
       result: [],
       total: 0,
+      nextCursor: null,
     });
     const bad = await call('GET', '/audit/list?fromDate=2026-02-30&area=nowhere');
     expect(bad.statusCode).toBe(400);

@@ -32,6 +32,7 @@ const TABLES: Array<keyof Database> = [
   'userImages',
   'wallets',
   'loginHistory',
+  'userActivities',
   'userPermissions',
 ];
 

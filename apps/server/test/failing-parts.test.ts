@@ -15,7 +15,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PATHS } from '@master-admin/contract';
 import { ADMIN, TEST_DB, multipart, startS3, startServer, type TestServer } from './harness.ts';
 import { images } from './images.ts';
-import { startRelay } from './relay.ts';
+import { startRelay, type Relay } from './relay.ts';
+import { openDatabase, type Db } from '../src/db/connect.ts';
+import { now } from '../src/db/dialect.ts';
+import { CommitUnconfirmed, inTransaction } from '../src/db/transaction.ts';
+import { withDeadline } from '../src/http/deadline.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -174,6 +178,80 @@ describe('after a change has committed', () => {
       store.delete = remove;
     }
   });
+});
+
+describe('a COMMIT whose answer is lost (PostgreSQL)', () => {
+  /** `work` on the test server's database through a relay that can lose a COMMIT's answer. */
+  async function throughRelay(work: (db: Db, relay: Relay) => Promise<void>) {
+    const { database } = s.ctx.config;
+    if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const url = new URL(database.url);
+    const relay = await startRelay({ host: url.hostname, port: Number(url.port || 5432) });
+    url.port = String(relay.port);
+    const handle = openDatabase({ kind: 'postgres', url: url.toString() });
+    try {
+      await work(handle.db, relay);
+    } finally {
+      await handle.close();
+      await relay.close();
+    }
+  }
+  const questions = (db: Db, question: string) =>
+    db.selectFrom('faqs').select('id').where('question', '=', question).execute();
+  const addFaq = (db: Db, question: string) =>
+    inTransaction(db, async (trx) => {
+      const row = await trx
+        .insertInto('faqs')
+        .values({ question, answer: 'Yes.', createdAt: now(), updatedAt: now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+
+  it.runIf(TEST_DB === 'postgres')(
+    'one the database got is answered as made: asked on another connection, it had committed',
+    async () => {
+      await throughRelay(async (db, relay) => {
+        relay.loseNextCommit('delivered');
+        const id = await addFaq(db, 'Lost commit, delivered?');
+        expect(await questions(db, 'Lost commit, delivered?')).toEqual([{ id }]);
+      });
+    },
+  );
+
+  it.runIf(TEST_DB === 'postgres')(
+    'one the database never got fails as not made, and is not there',
+    async () => {
+      await throughRelay(async (db, relay) => {
+        relay.loseNextCommit('undelivered');
+        await expect(addFaq(db, 'Lost commit, undelivered?')).rejects.toThrow(
+          /Connection terminated|not queryable/,
+        );
+        expect(await questions(db, 'Lost commit, undelivered?')).toEqual([]);
+      });
+    },
+  );
+
+  it.runIf(TEST_DB === 'postgres')(
+    'with the database gone past the request’s grace: a 503 that says it may have been made',
+    async () => {
+      await throughRelay(async (db, relay) => {
+        let cut: Promise<void> | undefined;
+        relay.loseNextCommit('delivered', () => {
+          cut = relay.cut();
+        });
+        const failed = await withDeadline(300, () => addFaq(db, 'Lost commit, unconfirmed?')).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        await cut;
+        expect(failed).toBeInstanceOf(CommitUnconfirmed);
+        expect((failed as CommitUnconfirmed).message).toMatch(/same Idempotency-Key/);
+        await relay.restore();
+        expect(await questions(db, 'Lost commit, unconfirmed?')).toHaveLength(1);
+      });
+    },
+  );
 });
 
 describe('a full disk', () => {

@@ -116,9 +116,13 @@ describe('listing FAQs', () => {
     expect(await ids('?keyword=_')).toEqual([]);
 
     const page = (await list('?keyword=downloads&limit=1&offset=1')).json();
-    expect(page).toEqual({ result: [expect.objectContaining({ id: a.id })], total: 2 });
+    expect(page).toEqual({
+      result: [expect.objectContaining({ id: a.id })],
+      total: 2,
+      nextCursor: null,
+    });
     const beyond = (await list('?keyword=downloads&offset=5')).json();
-    expect(beyond).toEqual({ result: [], total: 2 });
+    expect(beyond).toEqual({ result: [], total: 2, nextCursor: null });
   });
 
   it('answers 10 rows by default and the total of all', async () => {

@@ -15,6 +15,7 @@ import {
 } from '@master-admin/contract';
 import { sql } from 'kysely';
 import { TEST_DB, startServer } from './harness.ts';
+import { LIST_ROUTE_SCOPES } from './list-scopes.ts';
 import { POSTERS_LIST } from '../src/features/posters/routes.ts';
 import { ALL_LISTS } from '../src/features/lists.ts';
 
@@ -450,14 +451,7 @@ describe('the walk', () => {
 });
 
 describe.runIf(TEST_DB === 'sqlite')('query plans (SQLite)', () => {
-  // What the routes add to every request of these lists.
-  const FIXED: Record<string, Record<string, unknown>> = {
-    users: { role: 'USER' },
-    staff: { role: 'STAFF' },
-    user_images: { accountId: 1, kind: 'top' },
-    wallets: { accountId: 1 },
-    login_history: { accountId: 1 },
-  };
+  const FIXED = LIST_ROUTE_SCOPES;
   /** SQLite's EXPLAIN needs the values in place of the placeholders. */
   const bind = (source: string, parameters: readonly unknown[]) => {
     let i = 0;
@@ -471,7 +465,7 @@ describe.runIf(TEST_DB === 'sqlite')('query plans (SQLite)', () => {
     for (const list of ALL_LISTS) {
       for (const sort of [undefined, ...list.sorts.flatMap((f) => [f, `-${f}`])]) {
         const query = { ...FIXED[list.name], sort };
-        for (const statement of s.ctx.lists.walkStatements(list, query, 1000, 5)) {
+        for (const statement of s.ctx.lists.keysetStatements(list, query, 1000)) {
           const lines = (
             await sql
               .raw<{ detail: string }>(

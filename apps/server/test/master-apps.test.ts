@@ -187,10 +187,10 @@ describe('listing master apps', () => {
     expect(first.json().result.map((r: Row) => r.id)).toEqual(newestFirst.slice(0, 2));
 
     const third = await list('?keyword=paged&limit=2&offset=4');
-    expect(third.json()).toEqual({ result: [made[0]], total: 5 });
+    expect(third.json()).toEqual({ result: [made[0]], total: 5, nextCursor: null });
 
     const beyond = await list('?keyword=paged&offset=50');
-    expect(beyond.json()).toEqual({ result: [], total: 5 });
+    expect(beyond.json()).toEqual({ result: [], total: 5, nextCursor: null });
 
     const all = await list('?keyword=paged');
     expect(all.json().result.map((r: Row) => r.id)).toEqual(newestFirst);
@@ -226,9 +226,13 @@ describe('listing master apps', () => {
     const row = await created('Diwali Greetings');
     for (const keyword of ['diwali', 'GREET', 'li gr', '  Greetings  ']) {
       const res = await list(`?keyword=${encodeURIComponent(keyword)}`);
-      expect(res.json(), keyword).toEqual({ result: [row], total: 1 });
+      expect(res.json(), keyword).toEqual({ result: [row], total: 1, nextCursor: null });
     }
-    expect((await list('?keyword=nothing-like-this')).json()).toEqual({ result: [], total: 0 });
+    expect((await list('?keyword=nothing-like-this')).json()).toEqual({
+      result: [],
+      total: 0,
+      nextCursor: null,
+    });
   });
 
   it('treats % and _ in the keyword literally', async () => {
@@ -239,10 +243,26 @@ describe('listing master apps', () => {
     const back = await created('back\\slash app');
     await created('backslash app');
 
-    expect((await list('?keyword=0%25')).json()).toEqual({ result: [pct], total: 1 });
-    expect((await list('?keyword=%25')).json()).toEqual({ result: [pct], total: 1 });
-    expect((await list('?keyword=e_c')).json()).toEqual({ result: [under], total: 1 });
-    expect((await list('?keyword=k%5Cs')).json()).toEqual({ result: [back], total: 1 });
+    expect((await list('?keyword=0%25')).json()).toEqual({
+      result: [pct],
+      total: 1,
+      nextCursor: null,
+    });
+    expect((await list('?keyword=%25')).json()).toEqual({
+      result: [pct],
+      total: 1,
+      nextCursor: null,
+    });
+    expect((await list('?keyword=e_c')).json()).toEqual({
+      result: [under],
+      total: 1,
+      nextCursor: null,
+    });
+    expect((await list('?keyword=k%5Cs')).json()).toEqual({
+      result: [back],
+      total: 1,
+      nextCursor: null,
+    });
   });
 
   it('refuses bad paging and unknown keys with 400 naming the field', async () => {

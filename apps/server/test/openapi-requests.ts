@@ -33,8 +33,22 @@ export type Request = {
   headers?: Record<string, string>;
 };
 
-export async function documentClient(s: TestServer) {
-  const doc = (await s.app.inject({ url: '/api/docs/json' })).json<{
+/** A document's operations and how to send the requests it describes. */
+export type DocumentClient = Awaited<ReturnType<typeof documentClient>>;
+
+/**
+ * The operations of the document at `options.document` (the back-office's by default), sending
+ * each request with `options.credentials` (by default a fresh token of the admin, or the
+ * metrics token where the operation takes it).
+ */
+export async function documentClient(
+  s: TestServer,
+  options: {
+    document?: string;
+    credentials?: () => Promise<Record<string, string>>;
+  } = {},
+) {
+  const doc = (await s.app.inject({ url: options.document ?? '/api/docs/json' })).json<{
     paths: Record<string, Record<string, Operation>>;
   }>();
   // Operations whose answer is a stream that stays open (the event stream).
@@ -71,10 +85,12 @@ export async function documentClient(s: TestServer) {
     const metricsToken = doc.paths[template]?.[method.toLowerCase()]?.security?.some(
       (scheme) => typeof scheme === 'object' && scheme !== null && 'metricsToken' in scheme,
     );
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${metricsToken ? s.config.metricsToken : await s.tokenFor(adminId)}`,
-      ...request.headers,
-    };
+    const credentials = options.credentials
+      ? await options.credentials()
+      : {
+          authorization: `Bearer ${metricsToken ? s.config.metricsToken : await s.tokenFor(adminId)}`,
+        };
+    const headers: Record<string, string> = { ...credentials, ...request.headers };
     let payload: string | Buffer | undefined;
     if (request.body !== undefined) {
       const body = request.body as Record<string, unknown>;

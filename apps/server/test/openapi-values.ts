@@ -16,6 +16,7 @@ export type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  examples?: unknown[];
   format?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -66,7 +67,9 @@ export function stringFor(schema: JsonSchema, length?: number): string | undefin
   }
   if (schema.format === 'date') return '2026-01-15';
   if (schema.format === 'email') return 'person@example.com';
-  for (const base of STRING_CANDIDATES) {
+  // The document's own examples first (a code of six digits, a token of its shape).
+  const examples = (schema.examples ?? []).filter((e): e is string => typeof e === 'string');
+  for (const base of [...examples, ...STRING_CANDIDATES]) {
     let value = base;
     if (length !== undefined) {
       if (length < base.length) continue;

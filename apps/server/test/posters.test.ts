@@ -241,7 +241,7 @@ describe('list', () => {
     expect(byDay.total).toBe(byDay.result.length);
 
     const none = await list(`status=SUSPENDED&categoryId=${otherCategoryId}`);
-    expect(none).toEqual({ result: [], total: 0 });
+    expect(none).toEqual({ result: [], total: 0, nextCursor: null });
   });
 
   it('searches the names of the category and the special day (short keywords too)', async () => {

@@ -12,7 +12,17 @@ export type Relay = {
   /** Relays again, on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The next COMMIT a client sends (PostgreSQL's protocol) loses its answer: `delivered`, the
+   * database gets it and the client's connection drops before the answer comes back;
+   * `undelivered`, both ends drop before the database reads it. `then` runs once it is lost
+   * (after the database was sent it, when delivered).
+   */
+  loseNextCommit(mode: 'delivered' | 'undelivered', then?: () => void): void;
 };
+
+/** A COMMIT statement's text as a PostgreSQL client sends it (Kysely's, in a query message). */
+const COMMIT = Buffer.from('commit\0');
 
 export async function startRelay(target: { host: string; port: number }): Promise<Relay> {
   const sockets = new Set<net.Socket>();
@@ -27,8 +37,29 @@ export async function startRelay(target: { host: string; port: number }): Promis
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    upstream.pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      const losing = commitToLose;
+      if (!losing || !chunk.includes(COMMIT)) {
+        upstream.write(chunk);
+        return;
+      }
+      commitToLose = undefined;
+      upstream.unpipe(client);
+      client.destroy();
+      if (losing.mode === 'undelivered') {
+        upstream.destroy();
+        losing.then?.();
+      } else {
+        upstream.write(chunk, () => {
+          losing.then?.();
+          setTimeout(() => upstream.destroy(), 200);
+        });
+      }
+    });
+    client.on('end', () => upstream.end());
   });
+  let commitToLose: { mode: 'delivered' | 'undelivered'; then?: () => void } | undefined;
   const listen = (port: number) =>
     new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   await listen(0);
@@ -50,5 +81,8 @@ export async function startRelay(target: { host: string; port: number }): Promis
       open = true;
     },
     close: cut,
+    loseNextCommit: (mode, then) => {
+      commitToLose = { mode, ...(then ? { then } : {}) };
+    },
   };
 }

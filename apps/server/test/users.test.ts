@@ -773,6 +773,7 @@ describe('wallet and login history', () => {
       latitude: null,
       longitude: null,
       status: 'IN',
+      device: null,
       createdAt: '2026-01-02T10:00:00.000Z',
     });
     expect(res.json().result[2]).toMatchObject({ latitude: 18.52, longitude: 73.85 });

@@ -361,7 +361,7 @@ describe('list', () => {
     const active = await list('status=ACTIVE&limit=100');
     expect(active.result.every((r) => r.status === 'ACTIVE')).toBe(true);
     expect(active.total).toBe(all.total - 1);
-    expect(await list('status=SUSPENDED')).toEqual({ result: [], total: 0 });
+    expect(await list('status=SUSPENDED')).toEqual({ result: [], total: 0, nextCursor: null });
 
     const page = await list(`masterAppId=${apps[1]}&limit=2&offset=1`);
     expect(page.total).toBe(byApp.total);

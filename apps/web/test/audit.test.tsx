@@ -39,6 +39,7 @@ describe('audit log', () => {
             }),
           ],
           total: 2,
+          nextCursor: null,
         });
       }),
     );
@@ -85,7 +86,7 @@ describe('audit log', () => {
       staffGrants({ faqs: ['VIEW'] }),
       http.get(api('/audit/list'), () => {
         called = true;
-        return HttpResponse.json({ result: [], total: 0 });
+        return HttpResponse.json({ result: [], total: 0, nextCursor: null });
       }),
     );
     renderApp('/audit-log', { signedInAs: 'a@b.c' });
@@ -107,12 +108,14 @@ describe('audit log', () => {
             },
           ],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.get(api('/audit/history/faqs/7'), () =>
         HttpResponse.json({
           result: [entry(2), entry(1, { action: 'CREATE', changes: [] })],
           total: 2,
+          nextCursor: null,
         }),
       ),
     );

@@ -32,7 +32,7 @@ describe('banners', () => {
     server.use(
       http.get(api('/banner/list'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [banner(7)], total: 1 });
+        return HttpResponse.json({ result: [banner(7)], total: 1, nextCursor: null });
       }),
     );
     const { router } = renderApp('/banner?status=DEACTIVE', { signedInAs: 'a@b.c' });
@@ -62,7 +62,11 @@ describe('banners', () => {
     let url = '';
     server.use(
       http.get(api('/banner/list'), () =>
-        HttpResponse.json({ result: created ? [banner(1)] : [], total: created ? 1 : 0 }),
+        HttpResponse.json({
+          result: created ? [banner(1)] : [],
+          total: created ? 1 : 0,
+          nextCursor: null,
+        }),
       ),
       http.post(api('/banner/:appId'), async ({ request }) => {
         url = new URL(request.url).pathname;
@@ -108,7 +112,9 @@ describe('banners', () => {
     withApps();
     let calls = 0;
     server.use(
-      http.get(api('/banner/list'), () => HttpResponse.json({ result: [banner(3)], total: 1 })),
+      http.get(api('/banner/list'), () =>
+        HttpResponse.json({ result: [banner(3)], total: 1, nextCursor: null }),
+      ),
       http.put(api('/banner/linktype/3'), () => {
         calls += 1;
         return HttpResponse.json({ message: 'Banner Updated Successfully', result: banner(3) });
@@ -132,7 +138,9 @@ describe('banners', () => {
     withApps();
     let deletes = 0;
     server.use(
-      http.get(api('/banner/list'), () => HttpResponse.json({ result: [banner(4)], total: 1 })),
+      http.get(api('/banner/list'), () =>
+        HttpResponse.json({ result: [banner(4)], total: 1, nextCursor: null }),
+      ),
       http.delete(api('/banner/remove/4'), () => {
         deletes += 1;
         return errorJson(403, 'Forbidden', 'Access Denied!');

@@ -36,6 +36,7 @@ describe('blogs', () => {
         return HttpResponse.json({
           result: [blog(7, { image: IMAGE, popular: true, status: 'DEACTIVE' }), blog(6)],
           total: 2,
+          nextCursor: null,
         });
       }),
     );
@@ -70,6 +71,7 @@ describe('blogs', () => {
         HttpResponse.json({
           result: created ? [blog(1, { title: 'Diwali offers' })] : [],
           total: created ? 1 : 0,
+          nextCursor: null,
         }),
       ),
       http.post(api('/blogs'), async ({ request }) => {
@@ -129,7 +131,9 @@ describe('blogs', () => {
   it('creates a blog without image or date: neither is sent', async () => {
     let sent = '';
     server.use(
-      http.get(api('/blogs/all'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/blogs/all'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/blogs'), async ({ request }) => {
         sent = await request.text();
         return HttpResponse.json({ message: 'Blog Created Successfully', result: blog(2) });
@@ -157,6 +161,7 @@ describe('blogs', () => {
         HttpResponse.json({
           result: [blog(3, { desc: '<p><strong>Bold</strong> start</p>' })],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.patch(api('/blogs/3'), async ({ request }) => {
@@ -191,7 +196,7 @@ describe('blogs', () => {
     let sent = '';
     server.use(
       http.get(api('/blogs/all'), () =>
-        HttpResponse.json({ result: [blog(5, { popular })], total: 1 }),
+        HttpResponse.json({ result: [blog(5, { popular })], total: 1, nextCursor: null }),
       ),
       http.put(api('/blogs/popular/5'), async ({ request }) => {
         sent = await request.text();
@@ -221,7 +226,11 @@ describe('blogs', () => {
     let deletes = 0;
     server.use(
       http.get(api('/blogs/all'), () =>
-        HttpResponse.json({ result: deleted ? [] : [blog(4)], total: deleted ? 0 : 1 }),
+        HttpResponse.json({
+          result: deleted ? [] : [blog(4)],
+          total: deleted ? 0 : 1,
+          nextCursor: null,
+        }),
       ),
       http.delete(api('/blogs/remove/4'), () => {
         deletes += 1;

@@ -28,6 +28,7 @@ describe('categories', () => {
         return HttpResponse.json({
           result: [category(2, { status: 'DEACTIVE' })],
           total: 1,
+          nextCursor: null,
         });
       }),
     );
@@ -51,6 +52,7 @@ describe('categories', () => {
         HttpResponse.json({
           result: created ? [category(1, { name: 'Festivals', downloadCount: 0 })] : [],
           total: created ? 1 : 0,
+          nextCursor: null,
         }),
       ),
       http.post(api('/category'), async ({ request }) => {
@@ -81,7 +83,9 @@ describe('categories', () => {
   it('renames, keeping the dialog open with the server’s 409 on the name', async () => {
     const bodies: string[] = [];
     server.use(
-      http.get(api('/category/list'), () => HttpResponse.json({ result: [category(4)], total: 1 })),
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [category(4)], total: 1, nextCursor: null }),
+      ),
       http.patch(api('/category/4'), async ({ request }) => {
         bodies.push(await request.text());
         return errorJson(409, 'Conflict', 'A category with this name already exists', 'name');
@@ -106,7 +110,9 @@ describe('categories', () => {
   it('changes the status', async () => {
     let body: string | undefined;
     server.use(
-      http.get(api('/category/list'), () => HttpResponse.json({ result: [category(6)], total: 1 })),
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [category(6)], total: 1, nextCursor: null }),
+      ),
       http.put(api('/category/status/6'), async ({ request }) => {
         body = await request.text();
         return HttpResponse.json({
@@ -133,6 +139,7 @@ describe('categories', () => {
         HttpResponse.json({
           result: [category(6, body ? { status: 'SUSPENDED' } : {})],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.put(api('/category/status/6'), async ({ request }) => {
@@ -158,7 +165,9 @@ describe('categories', () => {
   it('shows staff who may only view the rows, without changes', async () => {
     server.use(
       staffGrants({ category: ['VIEW'] }),
-      http.get(api('/category/list'), () => HttpResponse.json({ result: [category(3)], total: 1 })),
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [category(3)], total: 1, nextCursor: null }),
+      ),
     );
     renderApp('/category', { signedInAs: 'a@b.c' });
     const row = (await screen.findByRole('cell', { name: 'Category 3' })).closest('tr')!;
@@ -175,7 +184,11 @@ describe('categories', () => {
   });
 
   it('offers the first category from the empty list', async () => {
-    server.use(http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })));
+    server.use(
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
+    );
     renderApp('/category', { signedInAs: 'a@b.c' });
     await userEvent.click(await screen.findByRole('button', { name: 'Add the first category' }));
     expect(await screen.findByRole('dialog', { name: 'New category' })).toBeInTheDocument();
@@ -184,7 +197,9 @@ describe('categories', () => {
   it('asks before deleting; a category posters use gets the server’s 409 as a toast', async () => {
     let deletes = 0;
     server.use(
-      http.get(api('/category/list'), () => HttpResponse.json({ result: [category(9)], total: 1 })),
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [category(9)], total: 1, nextCursor: null }),
+      ),
       http.delete(api('/category/remove/9'), () => {
         deletes += 1;
         return errorJson(

@@ -66,7 +66,7 @@ function withFaq(answer: (body: URLSearchParams, ifMatch: string | null) => Resp
   server.use(
     http.get(api('/faqs/list'), () => {
       reads++;
-      return HttpResponse.json({ result: [faq(5)], total: 1 });
+      return HttpResponse.json({ result: [faq(5)], total: 1, nextCursor: null });
     }),
     http.patch(api('/faqs/update/5'), async ({ request }) => {
       const body = new URLSearchParams(await request.text());
@@ -171,6 +171,7 @@ describe('no silent overwrite', () => {
             },
           ],
           total: 1,
+          nextCursor: null,
         });
       }),
       http.put(api('/category/status/12'), ({ request }) => {
@@ -204,6 +205,7 @@ describe('no silent overwrite', () => {
         return HttpResponse.json({
           result: [user(4, { version: 7 }), user(9), user(12, { version: 2 })],
           total: 3,
+          nextCursor: null,
         });
       }),
       http.put(api('/account/user/bulk-status'), async ({ request }) => {
@@ -251,7 +253,9 @@ describe('drafts of long forms', () => {
     let body: URLSearchParams | undefined;
     let ifMatch: string | null = null;
     server.use(
-      http.get(api('/blogs/all'), () => HttpResponse.json({ result: [blog(3)], total: 1 })),
+      http.get(api('/blogs/all'), () =>
+        HttpResponse.json({ result: [blog(3)], total: 1, nextCursor: null }),
+      ),
       http.patch(api('/blogs/3'), async ({ request }) => {
         body = new URLSearchParams(await request.text());
         ifMatch = request.headers.get('If-Match');
@@ -311,7 +315,7 @@ describe('drafts of long forms', () => {
     );
     server.use(
       http.get(api('/blogs/all'), () =>
-        HttpResponse.json({ result: [blog(3, { version: 4 })], total: 1 }),
+        HttpResponse.json({ result: [blog(3, { version: 4 })], total: 1, nextCursor: null }),
       ),
     );
     renderApp('/blogs');

@@ -24,7 +24,7 @@ describe('contact us', () => {
     server.use(
       http.get(api('/contact-us/all'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [enquiry(21)], total: 21 });
+        return HttpResponse.json({ result: [enquiry(21)], total: 21, nextCursor: null });
       }),
     );
     const { router } = renderApp('/contact-us?q=rao&page=2', { signedInAs: 'a@b.c' });
@@ -49,7 +49,9 @@ describe('contact us', () => {
 
   it('shows the whole query in a dialog', async () => {
     server.use(
-      http.get(api('/contact-us/all'), () => HttpResponse.json({ result: [enquiry(4)], total: 1 })),
+      http.get(api('/contact-us/all'), () =>
+        HttpResponse.json({ result: [enquiry(4)], total: 1, nextCursor: null }),
+      ),
     );
     renderApp('/contact-us', { signedInAs: 'a@b.c' });
     await userEvent.click(
@@ -71,7 +73,7 @@ describe('contact us', () => {
     const email = "o'neil&co?cc=x#y@example.com";
     server.use(
       http.get(api('/contact-us/all'), () =>
-        HttpResponse.json({ result: [enquiry(5, { email })], total: 1 }),
+        HttpResponse.json({ result: [enquiry(5, { email })], total: 1, nextCursor: null }),
       ),
     );
     renderApp('/contact-us', { signedInAs: 'a@b.c' });
@@ -87,7 +89,7 @@ describe('contact us', () => {
       http.get(api('/contact-us/all'), () =>
         fail
           ? errorJson(403, 'Forbidden', 'Access Denied!')
-          : HttpResponse.json({ result: [], total: 0 }),
+          : HttpResponse.json({ result: [], total: 0, nextCursor: null }),
       ),
     );
     renderApp('/contact-us', { signedInAs: 'a@b.c' });

@@ -38,6 +38,8 @@ function Fruits(props: {
   query?: typeof idle;
   /** The list call behind the table, so "Select all N matching" is offered. */
   matching?: boolean;
+  /** The server estimated the total. */
+  totalEstimated?: boolean;
 }) {
   const params = useListParams(['kind'], ['name', 'stock']);
   const rows = props.rows ?? FRUITS;
@@ -49,7 +51,11 @@ function Fruits(props: {
       total={props.total ?? rows.length}
       rowKey={(f) => f.id}
       rowName={(f) => f.name}
-      params={props.matching ? { ...params, matching: { path: '/fruits', query: {} } } : params}
+      params={{
+        ...params,
+        totalEstimated: props.totalEstimated,
+        ...(props.matching ? { matching: { path: '/fruits', query: {} } } : {}),
+      }}
       query={props.query ?? idle}
       empty={{
         title: 'No fruit yet',
@@ -209,6 +215,19 @@ describe('DataTable', () => {
   it('says which rows are shown out of how many, the same way on every page', () => {
     renderTable('/fruits?page=2', { total: 1234 });
     expect(screen.getByTestId('list-range')).toHaveTextContent('21–40 of 1,234');
+  });
+
+  it('says “about” when the server estimated the total, and offers no “all matching” then', async () => {
+    renderTable('/fruits?page=3', {
+      total: 99_000,
+      totalEstimated: true,
+      matching: true,
+      onBulk: vi.fn(),
+    });
+    expect(screen.getByTestId('list-range')).toHaveTextContent('41–60 of about 99,000');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select every row on this page' }));
+    expect(screen.getByText(/About 99,000 match: narrow the search/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Select all .* matching/ })).toBeNull();
   });
 
   it('remembers the chosen density in this browser', async () => {

@@ -19,7 +19,7 @@ describe('faqs', () => {
     server.use(
       http.get(api('/faqs/list'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [faq(3)], total: 1 });
+        return HttpResponse.json({ result: [faq(3)], total: 1, nextCursor: null });
       }),
     );
     const { router } = renderApp('/faqs?q=refund', { signedInAs: 'a@b.c' });
@@ -39,7 +39,11 @@ describe('faqs', () => {
     let body: string | undefined;
     server.use(
       http.get(api('/faqs/list'), () =>
-        HttpResponse.json({ result: created ? [faq(1)] : [], total: created ? 1 : 0 }),
+        HttpResponse.json({
+          result: created ? [faq(1)] : [],
+          total: created ? 1 : 0,
+          nextCursor: null,
+        }),
       ),
       http.post(api('/faqs'), async ({ request }) => {
         body = await request.text();
@@ -72,7 +76,9 @@ describe('faqs', () => {
   it('edits a FAQ with both fields filled in, and sends both', async () => {
     let body: string | undefined;
     server.use(
-      http.get(api('/faqs/list'), () => HttpResponse.json({ result: [faq(5)], total: 1 })),
+      http.get(api('/faqs/list'), () =>
+        HttpResponse.json({ result: [faq(5)], total: 1, nextCursor: null }),
+      ),
       http.patch(api('/faqs/update/5'), async ({ request }) => {
         body = await request.text();
         return HttpResponse.json({
@@ -100,7 +106,11 @@ describe('faqs', () => {
     let deleted = false;
     server.use(
       http.get(api('/faqs/list'), () =>
-        HttpResponse.json(deleted ? { result: [], total: 0 } : { result: [faq(8)], total: 1 }),
+        HttpResponse.json(
+          deleted
+            ? { result: [], total: 0, nextCursor: null }
+            : { result: [faq(8)], total: 1, nextCursor: null },
+        ),
       ),
       http.delete(api('/faqs/remove/8'), () => {
         deleted = true;

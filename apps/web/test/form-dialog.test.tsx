@@ -25,7 +25,11 @@ const created = {
 
 /** The categories screen, empty, with its "New category" dialog open. */
 async function openNewCategory() {
-  server.use(http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })));
+  server.use(
+    http.get(api('/category/list'), () =>
+      HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+    ),
+  );
   const view = renderApp('/category', { signedInAs: 'a@b.c' });
   await userEvent.click(await screen.findByRole('button', { name: 'New category' }));
   const dialog = await screen.findByRole('dialog', { name: 'New category' });
@@ -133,6 +137,7 @@ describe('the form dialog', () => {
             },
           ],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.put(api('/banner/linktype/3'), () =>

@@ -21,7 +21,9 @@ const faq = {
 
 function listAnswers(total = 1) {
   server.use(
-    http.get(api('/faqs/list'), () => HttpResponse.json({ result: total ? [faq] : [], total })),
+    http.get(api('/faqs/list'), () =>
+      HttpResponse.json({ result: total ? [faq] : [], total, nextCursor: null }),
+    ),
   );
 }
 

@@ -78,7 +78,7 @@ function categoryList(rows: () => ReturnType<typeof category>[]) {
     http.get(api('/category/list'), () => {
       calls.count += 1;
       const result = rows();
-      return HttpResponse.json({ result, total: result.length });
+      return HttpResponse.json({ result, total: result.length, nextCursor: null });
     }),
   );
   return calls;
@@ -360,5 +360,45 @@ describe('presence', () => {
     expect(held.at(-1)).toBe('DELETE {"area":"category","id":1}');
     act(() => void vi.advanceTimersByTime(PRESENCE_RENEW_MS * 2));
     expect(held.filter((h) => h.startsWith('PUT'))).toHaveLength(2);
+  });
+});
+
+describe('a live dashboard', () => {
+  it('refreshes its counts quietly when a user signs up or a poster is downloaded elsewhere', async () => {
+    signIn();
+    let users = 10;
+    let calls = 0;
+    server.use(
+      http.get(api('/dashboard/getCount'), () => {
+        calls += 1;
+        return HttpResponse.json({
+          totalUser: users,
+          totalCategory: 2,
+          totalPoster: 3,
+          downloadPoster: 4,
+        });
+      }),
+    );
+    const stream = streams();
+    renderApp('/');
+    const stat = await screen.findByTestId('stat-totalUser');
+    await waitFor(() => expect(stat).toHaveTextContent('10'));
+    await waitFor(() => expect(events.state).toBe('live'));
+    const before = calls;
+
+    users = 11;
+    // A sign-up in the content app: the end user made it.
+    stream.send(
+      change(11, {
+        area: 'users',
+        action: 'created',
+        id: 42,
+        by: { id: 42, name: '+919800000001' },
+      }),
+    );
+    // Not a figure the dashboard shows: nothing fetched for it.
+    stream.send(change(12, { area: 'faqs', action: 'created', id: 5 }));
+    await waitFor(() => expect(stat).toHaveTextContent('11'), { timeout: 3_000 });
+    expect(calls).toBe(before + 1);
   });
 });

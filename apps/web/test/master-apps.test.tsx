@@ -12,23 +12,44 @@ const app = (id: number, name: string) => ({
 });
 
 describe('master apps', () => {
-  it('lists the apps with the total and pages through them', async () => {
+  it('lists the apps with the total and pages through them, Next and Previous by cursor', async () => {
     const seen: string[] = [];
+    const mac = 's'.repeat(22);
     server.use(
       http.get(api('/master-app/list'), ({ request }) => {
         const url = new URL(request.url);
         seen.push(url.search);
-        const offset = Number(url.searchParams.get('offset'));
-        return HttpResponse.json({ result: [app(50 - offset, `App ${50 - offset}`)], total: 45 });
+        // The position of the page: its offset, or the one its cursor names.
+        const cursor = url.searchParams.get('cursor');
+        const at =
+          cursor === null ? Number(url.searchParams.get('offset')) : Number(cursor.split('.')[0]);
+        return HttpResponse.json({
+          result: [app(50 - at, `App ${50 - at}`)],
+          total: 45,
+          nextCursor: at + 20 < 45 ? `${at + 20}.${mac}` : null,
+        });
       }),
     );
     const { router } = renderApp('/masterApp', { signedInAs: 'a@b.c' });
     expect(await screen.findByText('App 50')).toBeInTheDocument();
     expect(screen.getByText('1–20 of 45')).toBeInTheDocument();
+    expect(seen.at(-1)).toBe('?limit=20&offset=0');
     await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('App 30')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?page=2');
-    expect(seen.at(-1)).toBe('?limit=20&offset=20');
+    expect(seen.at(-1)).toBe(`?limit=20&cursor=20.${mac}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('App 10')).toBeInTheDocument();
+    expect(seen.at(-1)).toBe(`?limit=20&cursor=40.${mac}`);
+    expect(screen.getByText('41–45 of 45')).toBeInTheDocument();
+    // Back to page 2: the cursor it was reached with.
+    await userEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('App 30')).toBeInTheDocument();
+    expect(seen.at(-1)).toBe(`?limit=20&cursor=20.${mac}`);
+    // A page reached by its number, or by a link, is read by offset.
+    await userEvent.click(screen.getByRole('button', { name: '1' }));
+    expect(await screen.findByText('App 50')).toBeInTheDocument();
+    expect(seen.at(-1)).toBe('?limit=20&offset=0');
   });
 
   it('searches as the user types, once typing pauses, from page 1', async () => {
@@ -36,7 +57,7 @@ describe('master apps', () => {
     server.use(
       http.get(api('/master-app/list'), ({ request }) => {
         keywords.push(new URL(request.url).searchParams.get('keyword'));
-        return HttpResponse.json({ result: [], total: 0 });
+        return HttpResponse.json({ result: [], total: 0, nextCursor: null });
       }),
     );
     const { router } = renderApp('/masterApp?page=3', { signedInAs: 'a@b.c' });
@@ -52,7 +73,11 @@ describe('master apps', () => {
     let body = '';
     server.use(
       http.get(api('/master-app/list'), () =>
-        HttpResponse.json({ result: created ? [app(1, 'Festival')] : [], total: created ? 1 : 0 }),
+        HttpResponse.json({
+          result: created ? [app(1, 'Festival')] : [],
+          total: created ? 1 : 0,
+          nextCursor: null,
+        }),
       ),
       http.post(api('/master-app'), async ({ request }) => {
         body = await request.text();
@@ -78,7 +103,7 @@ describe('master apps', () => {
   it('keeps the dialog open and shows the server’s message on the name when it is taken', async () => {
     server.use(
       http.get(api('/master-app/list'), () =>
-        HttpResponse.json({ result: [app(1, 'Festival')], total: 1 }),
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1, nextCursor: null }),
       ),
       http.patch(api('/master-app/update/1'), () =>
         errorJson(409, 'Conflict', 'A master app with this name already exists', 'name'),
@@ -105,7 +130,9 @@ describe('master apps', () => {
   it('refuses an empty name before sending anything', async () => {
     let posted = false;
     server.use(
-      http.get(api('/master-app/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/master-app'), () => {
         posted = true;
         return HttpResponse.json({});
@@ -124,7 +151,7 @@ describe('master apps', () => {
     server.use(
       staffGrants({ masterApp: ['VIEW'] }),
       http.get(api('/master-app/list'), () =>
-        HttpResponse.json({ result: [app(1, 'Festival')], total: 1 }),
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1, nextCursor: null }),
       ),
     );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
@@ -141,5 +168,88 @@ describe('master apps', () => {
     expect(await screen.findByText('Could not load the list')).toBeInTheDocument();
     expect(screen.getAllByText('Access Denied!').length).toBeGreaterThan(0);
     expect(screen.getByText('0 of 0')).toBeInTheDocument();
+  });
+
+  it('shows the owner an app’s key to copy, and rotates it after saying what happens', async () => {
+    const first = `mak_${'a'.repeat(32)}`;
+    const second = `mak_${'b'.repeat(32)}`;
+    let rotations = 0;
+    server.use(
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1, nextCursor: null }),
+      ),
+      http.get(api('/master-app/1/app-key'), () =>
+        HttpResponse.json({
+          message: 'The app key',
+          result: { key: first, createdAt: '2026-11-20T10:00:00.000Z', previous: null },
+        }),
+      ),
+      http.post(api('/master-app/1/app-key'), () => {
+        rotations += 1;
+        return HttpResponse.json({
+          message: 'A new app key is issued; the old one works for 24 more hours',
+          result: {
+            key: second,
+            createdAt: '2026-11-21T09:00:00.000Z',
+            previous: { key: first, until: '2026-11-22T09:00:00.000Z' },
+          },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/masterApp', { signedInAs: 'a@b.c' });
+    await user.click(await screen.findByRole('button', { name: 'App key of Festival' }));
+    const panel = await screen.findByRole('dialog', { name: 'App key of Festival' });
+    const current = await within(panel).findByRole('textbox', { name: 'Current key' });
+    expect(current).toHaveValue(first);
+    expect(current).toHaveAttribute('readonly');
+    expect(current).toHaveAccessibleDescription('Issued 20 Nov 2026, 10:00');
+    expect(within(panel).queryByRole('textbox', { name: 'Previous key' })).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Copy the current key' }));
+    expect(await navigator.clipboard.readText()).toBe(first);
+    expect(await within(panel).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+
+    // Rotating asks first, saying what it does to the installed apps; Cancel changes nothing.
+    await user.click(within(panel).getByRole('button', { name: 'Rotate key…' }));
+    let question = await screen.findByRole('dialog', { name: 'Rotate the key of Festival?' });
+    expect(question).toHaveTextContent(
+      'Installed apps keep working with the current key for 24 hours only',
+    );
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(question).not.toBeInTheDocument());
+    expect(rotations).toBe(0);
+    expect(screen.getByRole('dialog', { name: 'App key of Festival' })).toBeInTheDocument();
+
+    await user.click(within(panel).getByRole('button', { name: 'Rotate key…' }));
+    question = await screen.findByRole('dialog', { name: 'Rotate the key of Festival?' });
+    await user.click(within(question).getByRole('button', { name: 'Rotate key' }));
+    expect(
+      await screen.findByText('A new app key is issued; the old one works for 24 more hours'),
+    ).toBeInTheDocument();
+    expect(rotations).toBe(1);
+    // The new key, and the old one with the time it stops working.
+    await waitFor(() =>
+      expect(within(panel).getByRole('textbox', { name: 'Current key' })).toHaveValue(second),
+    );
+    const previous = within(panel).getByRole('textbox', { name: 'Previous key' });
+    expect(previous).toHaveValue(first);
+    expect(previous).toHaveAccessibleDescription(
+      'Still works until 22 Nov 2026, 09:00, for apps not yet updated',
+    );
+    expect(within(panel).getByRole('status')).toHaveTextContent(
+      'installed apps still sending the previous key stop working on 22 Nov 2026, 09:00',
+    );
+  });
+
+  it('offers app keys to the owner only, not to staff who may do everything else', async () => {
+    server.use(
+      staffGrants({ masterApp: ['VIEW', 'CREATE', 'UPDATE', 'DELETE'] }),
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [app(1, 'Festival')], total: 1, nextCursor: null }),
+      ),
+    );
+    renderApp('/masterApp', { signedInAs: 'a@b.c' });
+    expect(await screen.findByRole('button', { name: 'Rename Festival' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'App key of Festival' })).not.toBeInTheDocument();
   });
 });

@@ -13,6 +13,7 @@ const notification = (id: number, overrides: Record<string, unknown> = {}) => ({
   desc: 'Fifty percent off every poster this weekend only.',
   type: 'OFFER',
   read: false,
+  readCount: 0,
   logo: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   masterApp: { id: 2, name: 'Festival' },
@@ -51,7 +52,7 @@ async function fill(dialog: HTMLElement) {
 }
 
 describe('notifications', () => {
-  it('lists notifications with their recipient, and keeps the filters in the URL', async () => {
+  it('lists notifications with their recipient and who read them, and keeps the filters in the URL', async () => {
     withApps();
     const seen: string[] = [];
     server.use(
@@ -59,10 +60,15 @@ describe('notifications', () => {
         seen.push(new URL(request.url).search);
         return HttpResponse.json({
           result: [
-            notification(7, { logo: `/media/notifications/ab/${'b'.repeat(64)}.webp` }),
-            notification(8, { accountId: 41, read: true, type: 'Launch day' }),
+            notification(7, {
+              logo: `/media/notifications/ab/${'b'.repeat(64)}.webp`,
+              readCount: 1234,
+            }),
+            notification(8, { accountId: 41, read: true, readCount: 1, type: 'Launch day' }),
+            notification(9, { accountId: 42 }),
           ],
-          total: 2,
+          total: 3,
+          nextCursor: null,
         });
       }),
     );
@@ -70,17 +76,20 @@ describe('notifications', () => {
     const table = await screen.findByRole('table', { name: 'Notifications' });
     await within(table).findByText('User #41');
     const rows = within(table).getAllByRole('row');
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     expect(within(rows[1]!).getByRole('img', { name: 'Logo of notification #7' })).toHaveAttribute(
       'src',
       `/media/notifications/ab/${'b'.repeat(64)}.thumb.webp`,
     );
     expect(within(rows[1]!).getByText('All users')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('Unread')).toBeInTheDocument();
+    // To every user: how many read it; to one user: whether they did.
+    expect(within(rows[1]!).getByText('Read by 1,234')).toBeInTheDocument();
     expect(within(rows[2]!).getByLabelText('No logo')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('User #41')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Launch day')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Read')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('User #42')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('Unread')).toBeInTheDocument();
     expect(seen[0]).toBe('?limit=20&offset=0&masterAppId=2');
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search notifications' }), 'posters');
@@ -99,6 +108,7 @@ describe('notifications', () => {
         HttpResponse.json({
           result: created ? [notification(1, { title: 'Diwali' })] : [],
           total: created ? 1 : 0,
+          nextCursor: null,
         }),
       ),
       http.post(api('/notifications/single'), async ({ request }) => {
@@ -151,7 +161,9 @@ describe('notifications', () => {
     withApps();
     const sent: string[] = [];
     server.use(
-      http.get(api('/notifications/admin'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/notifications/admin'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/notifications/single'), async ({ request }) => {
         const body = await request.text();
         sent.push(body);
@@ -203,7 +215,9 @@ describe('notifications', () => {
     server.use(
       http.get(api('/notifications/admin'), () =>
         HttpResponse.json(
-          gone ? { result: [], total: 0 } : { result: [notification(4)], total: 1 },
+          gone
+            ? { result: [], total: 0, nextCursor: null }
+            : { result: [notification(4)], total: 1, nextCursor: null },
         ),
       ),
       http.delete(api('/notifications/remove/4'), () => {

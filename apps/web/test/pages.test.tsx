@@ -43,6 +43,7 @@ describe('pages', () => {
             page(3, { title: 'Terms and Conditions', masterApp: { id: 3, name: 'Greetings' } }),
           ],
           total: 3,
+          nextCursor: null,
         });
       }),
     );
@@ -78,7 +79,7 @@ describe('pages', () => {
     let calls = 0;
     server.use(
       http.get(api('/pages/all'), () =>
-        HttpResponse.json({ result: [page(1, { title, desc })], total: 1 }),
+        HttpResponse.json({ result: [page(1, { title, desc })], total: 1, nextCursor: null }),
       ),
       http.patch(api('/pages/1'), async ({ request }) => {
         calls += 1;

@@ -56,7 +56,11 @@ function withChoices() {
       }),
     ),
     http.get(api('/category/options'), () =>
-      HttpResponse.json({ result: [category(3, 'Festivals'), category(6, 'Quotes')], total: 2 }),
+      HttpResponse.json({
+        result: [category(3, 'Festivals'), category(6, 'Quotes')],
+        total: 2,
+        nextCursor: null,
+      }),
     ),
     http.get(api('/special-day/options'), () =>
       HttpResponse.json({
@@ -73,6 +77,7 @@ function withChoices() {
           },
         ],
         total: 1,
+        nextCursor: null,
       }),
     ),
   );
@@ -82,7 +87,7 @@ function withPosters(rows: () => unknown[]) {
   server.use(
     http.get(api('/poster/list'), () => {
       const result = rows();
-      return HttpResponse.json({ result, total: result.length });
+      return HttpResponse.json({ result, total: result.length, nextCursor: null });
     }),
   );
 }
@@ -120,6 +125,7 @@ describe('posters', () => {
         return HttpResponse.json({
           result: [poster(7), poster(8, { specialDay: null, specialDayId: null, date: null })],
           total: 2,
+          nextCursor: null,
         });
       }),
     );

@@ -65,7 +65,7 @@ describe('the enrolment gate', () => {
       ),
       http.get(api('/faqs/list'), () => {
         faqCalls += 1;
-        return HttpResponse.json({ result: [], total: 0 });
+        return HttpResponse.json({ result: [], total: 0, nextCursor: null });
       }),
     );
     const { router } = renderApp('/faqs', { signedInAs: 'asha@example.com' });

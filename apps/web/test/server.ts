@@ -64,11 +64,12 @@ export const myFactors = (overrides: Partial<MyFactors> | (() => Partial<MyFacto
 export const server = setupServer(
   http.get(api('/account/me/permissions'), () => HttpResponse.json(ALL_GRANTS)),
   myFactors(),
-  // The security section's and the staff screens' reads: nothing signed in elsewhere, nothing
-  // required.
+  // The security section's, the staff screens' and the user page's reads: nothing signed in
+  // elsewhere, nothing required.
   http.get(api('/account/me/sessions'), () => HttpResponse.json({ result: [] })),
   http.get(api('/account/me/passkeys'), () => HttpResponse.json({ result: [] })),
   http.get(api('/account/staff/sessions/:accountId'), () => HttpResponse.json({ result: [] })),
+  http.get(api('/account/user/:accountId/sessions'), () => HttpResponse.json({ result: [] })),
   http.get(api('/account/security'), () => HttpResponse.json({ requireSecondFactor: false })),
   http.get(api('/events'), () => eventStream(['retry: 2000\nid: 0\n\n'])),
   http.put(api('/presence'), () => HttpResponse.json({ editors: [] })),

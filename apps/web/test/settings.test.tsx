@@ -47,7 +47,7 @@ describe('settings', () => {
     server.use(
       http.get(api('/settings/admin'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [settings(7)], total: 1 });
+        return HttpResponse.json({ result: [settings(7)], total: 1, nextCursor: null });
       }),
     );
     const { router } = renderApp('/settings?q=fest', { signedInAs: 'a@b.c' });
@@ -77,7 +77,11 @@ describe('settings', () => {
     let url = '';
     server.use(
       http.get(api('/settings/admin'), () =>
-        HttpResponse.json({ result: created ? [settings(1)] : [], total: created ? 1 : 0 }),
+        HttpResponse.json({
+          result: created ? [settings(1)] : [],
+          total: created ? 1 : 0,
+          nextCursor: null,
+        }),
       ),
       http.post(api('/settings/:appId'), async ({ request }) => {
         url = new URL(request.url).pathname;
@@ -131,7 +135,9 @@ describe('settings', () => {
     withApps();
     const taken = 'This master app already has its settings';
     server.use(
-      http.get(api('/settings/admin'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/settings/admin'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/settings/2'), () =>
         HttpResponse.json(
           {
@@ -163,7 +169,7 @@ describe('settings', () => {
     const bodies: { type: string | null; body: string }[] = [];
     server.use(
       http.get(api('/settings/admin'), () =>
-        HttpResponse.json({ result: [settings(5)], total: 1 }),
+        HttpResponse.json({ result: [settings(5)], total: 1, nextCursor: null }),
       ),
       http.put(api('/settings/update/5'), async ({ request }) => {
         bodies.push({ type: request.headers.get('content-type'), body: await request.text() });
@@ -205,7 +211,7 @@ describe('settings', () => {
     let sent: string | undefined;
     server.use(
       http.get(api('/settings/admin'), () =>
-        HttpResponse.json({ result: [settings(6)], total: 1 }),
+        HttpResponse.json({ result: [settings(6)], total: 1, nextCursor: null }),
       ),
       http.put(api('/settings/update/6'), async ({ request }) => {
         sent = await request.text();

@@ -59,11 +59,11 @@ describe('the shell', () => {
       staffGrants({ faqs: ['VIEW'], staff: ['VIEW'], menus: ['VIEW'] }),
       http.get(api('/banner/list'), () => {
         bannerCalls += 1;
-        return HttpResponse.json({ result: [], total: 0 });
+        return HttpResponse.json({ result: [], total: 0, nextCursor: null });
       }),
       http.get(api('/account/stafflist'), () => {
         staffCalls += 1;
-        return HttpResponse.json({ result: [], total: 0 });
+        return HttpResponse.json({ result: [], total: 0, nextCursor: null });
       }),
     );
     const { router } = renderApp('/banner', { signedInAs: 'clerk@example.com' });
@@ -130,7 +130,9 @@ describe('the shell', () => {
     server.use(
       apps(),
       http.get(api('/account/me/permissions'), () => HttpResponse.json({ role: 'STAFF', grants })),
-      http.get(api('/category/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/category/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/category'), () => errorJson(403, 'Forbidden', 'Access Denied!')),
     );
     renderApp('/category', { signedInAs: 'clerk@example.com' });
@@ -152,7 +154,9 @@ describe('the shell', () => {
         await new Promise<void>((resolve) => (answer = resolve));
         return HttpResponse.json({ role: 'STAFF', grants: {} });
       }),
-      http.get(api('/faqs/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/faqs/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
     );
     localStorage.setItem(
       'grants',
@@ -195,7 +199,9 @@ describe('the shell', () => {
         asked += 1;
         return HttpResponse.json({ role: 'STAFF', grants: {} });
       }),
-      http.get(api('/faqs/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/faqs/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
     );
     (globalThis as Record<string, unknown>)[EARLY_GRANTS] = Promise.resolve({
       role: 'STAFF',

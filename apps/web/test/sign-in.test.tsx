@@ -60,7 +60,9 @@ describe('sign-in', () => {
         sent = await request.json();
         return HttpResponse.json({ token: 'new-token', loginId: 'admin@example.com' });
       }),
-      http.get(api('/master-app/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/master-app/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
     );
     const { router } = renderApp('/masterApp?page=1&q=fest');
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/sign-in'));

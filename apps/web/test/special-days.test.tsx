@@ -35,6 +35,7 @@ describe('special days', () => {
             day(3, { name: 'Christmas', month: 12, day: 25, year: 2027 }),
           ],
           total: 3,
+          nextCursor: null,
         });
       }),
     );
@@ -68,6 +69,7 @@ describe('special days', () => {
         HttpResponse.json({
           result: created ? [day(5, { name: 'Leap day', month: 2, day: 29 })] : [],
           total: created ? 1 : 0,
+          nextCursor: null,
         }),
       ),
       http.post(api('/special-day'), async ({ request }) => {
@@ -110,7 +112,11 @@ describe('special days', () => {
     const bodies: string[] = [];
     server.use(
       http.get(api('/special-day/list'), () =>
-        HttpResponse.json({ result: [day(7, { name: 'Holi', month: 3, day: 31 })], total: 1 }),
+        HttpResponse.json({
+          result: [day(7, { name: 'Holi', month: 3, day: 31 })],
+          total: 1,
+          nextCursor: null,
+        }),
       ),
       http.patch(api('/special-day/7'), async ({ request }) => {
         bodies.push(await request.text());
@@ -149,7 +155,9 @@ describe('special days', () => {
   it('changes the status', async () => {
     let body: string | undefined;
     server.use(
-      http.get(api('/special-day/list'), () => HttpResponse.json({ result: [day(8)], total: 1 })),
+      http.get(api('/special-day/list'), () =>
+        HttpResponse.json({ result: [day(8)], total: 1, nextCursor: null }),
+      ),
       http.put(api('/special-day/status/8'), async ({ request }) => {
         body = await request.text();
         return HttpResponse.json({
@@ -174,7 +182,11 @@ describe('special days', () => {
     const calls: string[] = [];
     server.use(
       http.get(api('/special-day/list'), () =>
-        HttpResponse.json({ result: [day(1, { name: 'Pongal', year })], total: 1 }),
+        HttpResponse.json({
+          result: [day(1, { name: 'Pongal', year })],
+          total: 1,
+          nextCursor: null,
+        }),
       ),
       http.put(api('/special-day/year/:year'), ({ params }) => {
         calls.push(String(params.year));

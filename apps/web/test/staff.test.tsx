@@ -45,7 +45,7 @@ describe('staff list', () => {
     server.use(
       http.get(api('/account/stafflist'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [staffRow(5)], total: 1 });
+        return HttpResponse.json({ result: [staffRow(5)], total: 1, nextCursor: null });
       }),
       http.get(api('/account/staff/profile/5'), () =>
         HttpResponse.json({ ...staffRow(5), perms: perms() }),
@@ -67,7 +67,9 @@ describe('staff list', () => {
   it('creates a staff member, marking the field the server refuses', async () => {
     const bodies: string[] = [];
     server.use(
-      http.get(api('/account/stafflist'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/account/stafflist'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/account/add-staff'), async ({ request }) => {
         const body = await request.text();
         bodies.push(body);
@@ -109,7 +111,11 @@ describe('staff list', () => {
     let deleted = false;
     server.use(
       http.get(api('/account/stafflist'), () =>
-        HttpResponse.json({ result: deleted ? [] : [staffRow(5)], total: deleted ? 0 : 1 }),
+        HttpResponse.json({
+          result: deleted ? [] : [staffRow(5)],
+          total: deleted ? 0 : 1,
+          nextCursor: null,
+        }),
       ),
       http.delete(api('/account/remove-staff/5'), () => {
         deleted = true;
@@ -418,7 +424,9 @@ describe('staff security', () => {
     let required = false;
     const sent: string[] = [];
     server.use(
-      http.get(api('/account/stafflist'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/account/stafflist'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.get(api('/account/security'), () =>
         HttpResponse.json({ requireSecondFactor: required }),
       ),
@@ -457,7 +465,9 @@ describe('staff security', () => {
 
   it('shows a new staff member’s password strength, checked against the details typed', async () => {
     server.use(
-      http.get(api('/account/stafflist'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/account/stafflist'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
     );
     renderApp('/staff-details', { signedInAs: 'owner@example.com' });
     await userEvent.click(await screen.findByRole('button', { name: 'New staff member' }));

@@ -226,7 +226,9 @@ describe('special-day calendar', () => {
           ],
         });
       }),
-      http.get(api('/special-day/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/special-day/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.patch(api('/special-day/1'), async ({ request }) => {
         patches.push(Object.fromEntries(new URLSearchParams(await request.text())));
         const at = '2026-01-01T00:00:00.000Z';

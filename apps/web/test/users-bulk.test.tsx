@@ -25,12 +25,16 @@ function withUsers(count: () => number) {
       const q = new URL(request.url).searchParams;
       seen.push(q);
       const total = count();
-      const offset = Number(q.get('offset'));
+      // As the server pages: by offset, or past the position a cursor names (here, an id).
+      const cursor = q.get('cursor');
+      const offset = cursor === null ? Number(q.get('offset')) : Number(cursor.split('.')[0]);
       const limit = Number(q.get('limit'));
       const ids = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
         return offset + i + 1;
       });
-      return HttpResponse.json({ result: ids.map((id) => user(id)), total });
+      const last = ids.at(-1);
+      const nextCursor = ids.length === limit && last! < total ? `${last}.${'s'.repeat(22)}` : null;
+      return HttpResponse.json({ result: ids.map((id) => user(id)), total, nextCursor });
     }),
     http.put(api('/account/user/bulk-status'), async ({ request }) => {
       const body = (await request.json()) as { ids: number[]; status: string };
@@ -87,11 +91,12 @@ describe('users list: sorts and bulk status', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Status Updated Successfully')).toBeInTheDocument();
-    // The ids were read with the list's own filter, a hundred at a time.
+    // The ids were read with the list's own filter, a hundred at a time, following the cursors.
     const reads = seen.slice(before).filter((q) => q.get('limit') === '100');
-    expect(reads.map((q) => q.get('offset'))).toEqual(
-      Array.from({ length: 13 }, (_, i) => String(i * 100)),
-    );
+    expect(reads.map((q) => q.get('cursor')?.split('.')[0] ?? null)).toEqual([
+      null,
+      ...Array.from({ length: 12 }, (_, i) => String((i + 1) * 100)),
+    ]);
     expect(reads.every((q) => q.get('status') === 'ACTIVE')).toBe(true);
     expect(bulk.map((b) => b.ids.length)).toEqual([500, 500, 234]);
     expect(bulk.every((b) => b.status === 'SUSPENDED')).toBe(true);

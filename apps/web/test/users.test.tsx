@@ -52,6 +52,7 @@ describe('users list', () => {
             user(8),
           ],
           total: 2,
+          nextCursor: null,
         });
       }),
     );
@@ -80,7 +81,9 @@ describe('users list', () => {
     withApps();
     const bodies: URLSearchParams[] = [];
     server.use(
-      http.get(api('/account/user/list'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/account/user/list'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.post(api('/auth/user/register'), async ({ request }) => {
         const body = new URLSearchParams(await request.text());
         bodies.push(body);
@@ -141,7 +144,9 @@ describe('users list', () => {
     server.use(
       staffGrants({ users: ['VIEW'] }),
       http.get(api('/master-app/options'), () => HttpResponse.json({ result: [] })),
-      http.get(api('/account/user/list'), () => HttpResponse.json({ result: [user(7)], total: 1 })),
+      http.get(api('/account/user/list'), () =>
+        HttpResponse.json({ result: [user(7)], total: 1, nextCursor: null }),
+      ),
     );
     renderApp('/users', { signedInAs: 'a@b.c' });
     expect(await screen.findByRole('link', { name: 'User 7' })).toBeInTheDocument();
@@ -161,7 +166,11 @@ describe('a user’s row', () => {
     server.use(
       http.get(api('/master-app/options'), () => HttpResponse.json({ result: [] })),
       http.get(api('/account/user/list'), () =>
-        HttpResponse.json({ result: deleted ? [] : [current], total: deleted ? 0 : 1 }),
+        HttpResponse.json({
+          result: deleted ? [] : [current],
+          total: deleted ? 0 : 1,
+          nextCursor: null,
+        }),
       ),
       http.patch(api('/account/update-datelimit/7'), async ({ request }) => {
         limitBody = await request.text();
@@ -208,7 +217,9 @@ describe("a user's images", () => {
     const sent: string[] = [];
     server.use(
       http.get(api('/account/user/7'), () => HttpResponse.json(user(7))),
-      http.get(api('/top/7'), () => HttpResponse.json({ result: rows, total: rows.length })),
+      http.get(api('/top/7'), () =>
+        HttpResponse.json({ result: rows, total: rows.length, nextCursor: null }),
+      ),
       http.post(api('/top/7'), async ({ request }) => {
         const body = await request.text();
         sent.push(body);
@@ -275,7 +286,11 @@ describe("a user's images", () => {
       http.get(api('/account/user/7'), () => HttpResponse.json(user(7))),
       http.get(api('/self/7'), ({ request }) => {
         seen.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [image(4, 2, { position: 'RIGHT' })], total: 1 });
+        return HttpResponse.json({
+          result: [image(4, 2, { position: 'RIGHT' })],
+          total: 1,
+          nextCursor: null,
+        });
       }),
     );
     renderApp('/self/7', { signedInAs: 'a@b.c' });
@@ -329,6 +344,7 @@ describe("the user's page", () => {
             },
           ],
           total: 2,
+          nextCursor: null,
         });
       }),
       http.get(api('/login-history/all/7'), ({ request }) => {
@@ -341,10 +357,12 @@ describe("the user's page", () => {
               latitude: 18.5204,
               longitude: 73.8567,
               status: 'IN',
+              device: 'Pixel 8 (android)',
               createdAt: '2026-11-01T09:00:00.000Z',
             },
           ],
           total: 1,
+          nextCursor: null,
         });
       }),
       http.get(api('/poster/list'), () =>
@@ -374,6 +392,7 @@ describe("the user's page", () => {
             },
           ],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.get(
@@ -403,6 +422,8 @@ describe("the user's page", () => {
     const historyTable = await screen.findByRole('table', { name: 'Login history' });
     expect(await within(historyTable).findByText('49.36.12.10')).toBeInTheDocument();
     expect(within(historyTable).getByText('Signed in')).toBeInTheDocument();
+    expect(within(historyTable).getByRole('columnheader', { name: 'Device' })).toBeInTheDocument();
+    expect(within(historyTable).getByText('Pixel 8 (android)')).toBeInTheDocument();
     expect(history[0]).toBe('?limit=20&offset=0');
 
     await userEvent.click(screen.getByRole('button', { name: 'Preview a poster' }));
@@ -419,6 +440,173 @@ describe("the user's page", () => {
   });
 });
 
+describe("a user's app sessions and activity", () => {
+  const session = (id: number, device: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    device,
+    ip: '49.36.12.10',
+    createdAt: '2026-11-20T08:00:00.000Z',
+    lastSeenAt: '2026-11-20T09:00:00.000Z',
+    current: false,
+    method: 'otp',
+    ...extra,
+  });
+  const activity = (id: number, kind: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    activity: kind,
+    posterId: null,
+    detail: null,
+    ip: '49.36.12.10',
+    device: 'Pixel 8 (android)',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    ...extra,
+  });
+  const withUser = () =>
+    server.use(
+      http.get(api('/account/user/7'), () => HttpResponse.json(user(7))),
+      http.get(api('/wallets/all/7'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
+    );
+
+  it('lists where the user is signed in to the app, and ends a session after asking', async () => {
+    withUser();
+    let live = [session(11, 'Pixel 8 (android)'), session(12, 'iPhone 15 (ios)', { ip: null })];
+    const ended: string[] = [];
+    server.use(
+      http.get(api('/account/user/7/sessions'), () => HttpResponse.json({ result: live })),
+      http.delete(api('/account/user/7/sessions/:id'), ({ params }) => {
+        ended.push(String(params.id));
+        live = live.filter((s) => String(s.id) !== params.id);
+        return HttpResponse.json({ message: 'Session ended', result: { id: Number(params.id) } });
+      }),
+    );
+    renderApp('/users/7', { signedInAs: 'a@b.c' });
+    const sessions = await screen.findByRole('list', { name: 'App sessions of User 7' });
+    const items = within(sessions).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByText('Pixel 8 (android)')).toBeInTheDocument();
+    expect(within(items[0]!).getByText('49.36.12.10 · Code sent to the phone')).toBeInTheDocument();
+    expect(within(items[0]!).getByText(/^Signed in 20 Nov 2026, 08:00 · last seen/)).toBeVisible();
+    expect(within(items[1]!).getByText('Address unknown · Code sent to the phone')).toBeVisible();
+
+    await userEvent.click(
+      within(items[0]!).getByRole('button', { name: 'End the session on Pixel 8 (android)' }),
+    );
+    const question = await screen.findByRole('dialog', { name: 'End this session?' });
+    expect(question).toHaveTextContent(
+      'User 7 is signed out of the app on Pixel 8 (android) (49.36.12.10) at once',
+    );
+    await userEvent.click(within(question).getByRole('button', { name: 'End session' }));
+    expect(await screen.findByText('Session ended')).toBeInTheDocument();
+    expect(ended).toEqual(['11']);
+    await waitFor(() => expect(within(sessions).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(sessions).getByText('iPhone 15 (ios)')).toBeInTheDocument();
+  });
+
+  it('shows the sessions but offers no End to staff who may only view users', async () => {
+    withUser();
+    server.use(
+      staffGrants({ users: ['VIEW'] }),
+      http.get(api('/account/user/7/sessions'), () =>
+        HttpResponse.json({ result: [session(11, 'Pixel 8 (android)')] }),
+      ),
+    );
+    renderApp('/users/7', { signedInAs: 'a@b.c' });
+    const sessions = await screen.findByRole('list', { name: 'App sessions of User 7' });
+    expect(within(sessions).getByText('Pixel 8 (android)')).toBeInTheDocument();
+    expect(within(sessions).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('says so when the user is signed in nowhere', async () => {
+    withUser();
+    renderApp('/users/7', { signedInAs: 'a@b.c' });
+    expect(await screen.findByText('Not signed in to the app anywhere.')).toBeInTheDocument();
+  });
+
+  it('lists the activity in its own tab, pages it by cursor, and opens a poster it names', async () => {
+    withUser();
+    const seen: string[] = [];
+    const mac = 's'.repeat(22);
+    const firstPage = [
+      activity(40, 'SHARED', { posterId: 31, detail: 'whatsapp' }),
+      activity(39, 'LIKE', { posterId: 31 }),
+      activity(38, 'LOGIN', { ip: null, device: null }),
+      ...Array.from({ length: 17 }, (_, i) => activity(37 - i, 'LOGIN')),
+    ];
+    server.use(
+      http.get(api('/account/user/7/activities'), ({ request }) => {
+        const url = new URL(request.url);
+        seen.push(url.search);
+        return url.searchParams.get('cursor') === null
+          ? HttpResponse.json({ result: firstPage, total: 21, nextCursor: `20.${mac}` })
+          : HttpResponse.json({
+              result: [activity(1, 'REGISTER')],
+              total: 21,
+              nextCursor: null,
+            });
+      }),
+      http.get(
+        api('/poster/preview/31/7'),
+        () =>
+          new HttpResponse(new Uint8Array([82, 73, 70, 70]), {
+            headers: { 'content-type': 'image/webp' },
+          }),
+      ),
+    );
+    const { router } = renderApp('/users/7', { signedInAs: 'a@b.c' });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Activity' }));
+    expect(router.state.location.search).toBe('?tab=activity');
+    const table = await screen.findByRole('table', { name: 'Activity' });
+    await within(table).findByText('Shared');
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(21);
+    expect(rows[0]).toHaveTextContent('ActivityPosterDetailDeviceIP addressWhen');
+    expect(rows[1]).toHaveTextContent(
+      'Shared#31whatsappPixel 8 (android)49.36.12.1020 Nov 2026, 10:00',
+    );
+    expect(rows[2]).toHaveTextContent('Liked#31—Pixel 8 (android)49.36.12.10');
+    expect(rows[3]).toHaveTextContent('Signed in———');
+    expect(screen.getByText('1–20 of 21')).toBeInTheDocument();
+    expect(seen).toEqual(['?limit=20&offset=0']);
+    // Exported as every list is.
+    expect(screen.getByRole('button', { name: /Export CSV/ })).toBeInTheDocument();
+
+    // The next page follows the cursor the first answered; its page stays in the address.
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await within(table).findByText('Signed up')).toBeInTheDocument();
+    expect(seen.at(-1)).toBe(`?limit=20&cursor=20.${mac}`);
+    expect(router.state.location.search).toBe('?tab=activity&a.page=2');
+
+    // A poster the activity names opens as this user gets it, no picker.
+    await userEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    await userEvent.click((await within(table).findAllByRole('button', { name: '#31' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Poster #31 as User 7 gets it' });
+    expect(
+      await within(dialog).findByRole('img', { name: 'The poster as the user gets it' }),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole('combobox')).not.toBeInTheDocument();
+  });
+
+  it('shows a poster’s number as text to staff who may not view posters', async () => {
+    withUser();
+    server.use(
+      staffGrants({ users: ['VIEW'] }),
+      http.get(api('/account/user/7/activities'), () =>
+        HttpResponse.json({
+          result: [activity(2, 'LIKE', { posterId: 31 })],
+          total: 1,
+          nextCursor: null,
+        }),
+      ),
+    );
+    renderApp('/users/7?tab=activity', { signedInAs: 'a@b.c' });
+    const table = await screen.findByRole('table', { name: 'Activity' });
+    expect(await within(table).findByText('#31')).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: '#31' })).not.toBeInTheDocument();
+  });
+});
+
 describe('login history', () => {
   it('lists the signed-in account’s own sign-ins', async () => {
     server.use(
@@ -431,10 +619,13 @@ describe('login history', () => {
               latitude: null,
               longitude: null,
               status: 'OUT',
+              // The back-office's own sign-ins name no device.
+              device: null,
               createdAt: '2026-11-01T09:00:00.000Z',
             },
           ],
           total: 1,
+          nextCursor: null,
         }),
       ),
     );
@@ -450,8 +641,12 @@ describe('a poster previewed as a user', () => {
     const users: string[] = [];
     server.use(
       http.get(api('/master-app/options'), () => HttpResponse.json({ result: [] })),
-      http.get(api('/category/options'), () => HttpResponse.json({ result: [], total: 0 })),
-      http.get(api('/special-day/options'), () => HttpResponse.json({ result: [], total: 0 })),
+      http.get(api('/category/options'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
+      http.get(api('/special-day/options'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
       http.get(api('/poster/list'), () =>
         HttpResponse.json({
           result: [
@@ -479,11 +674,12 @@ describe('a poster previewed as a user', () => {
             },
           ],
           total: 1,
+          nextCursor: null,
         }),
       ),
       http.get(api('/account/user/list'), ({ request }) => {
         users.push(new URL(request.url).search);
-        return HttpResponse.json({ result: [user(7)], total: 1 });
+        return HttpResponse.json({ result: [user(7)], total: 1, nextCursor: null });
       }),
       http.get(
         api('/poster/preview/31/7'),

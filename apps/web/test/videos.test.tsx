@@ -49,7 +49,7 @@ function withVideos(rows: () => unknown[]) {
   server.use(
     http.get(api('/video/list'), () => {
       const result = rows();
-      return HttpResponse.json({ result, total: result.length });
+      return HttpResponse.json({ result, total: result.length, nextCursor: null });
     }),
   );
 }
@@ -83,6 +83,7 @@ describe('videos', () => {
         return HttpResponse.json({
           result: [video(7), video(8, { date: null, position: 'RIGHT' })],
           total: 2,
+          nextCursor: null,
         });
       }),
     );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BuiltInMenuName } from './enums.ts';
-import { checkDateRange, dateRange, listQuery } from './common.ts';
+import { checkDateRange, dateRange, listQuery, listResponse } from './common.ts';
 import { optionalEnum, optionalId, timestamp } from './fields.ts';
 
 /**
@@ -53,6 +53,12 @@ export const AUDIT_ACTIONS = [
   'REAUTH_FAILED',
   'RECOVERY_CODES',
   'FACTORS_RESET',
+  // What end users do through the apps API (issue #34), on the poster or notification.
+  'DOWNLOAD',
+  'LIKE',
+  'UNLIKE',
+  'SHARE',
+  'READ',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -99,10 +105,8 @@ export type AuditListQuery = z.input<typeof auditListQuery>;
 export const auditHistoryQuery = z.strictObject({
   limit: listQuery.shape.limit,
   offset: listQuery.shape.offset,
+  cursor: listQuery.shape.cursor,
 });
 export type AuditHistoryQuery = z.input<typeof auditHistoryQuery>;
 
-export const auditList = z.object({
-  result: z.array(auditEntry),
-  total: z.number().int().min(0),
-});
+export const auditList = listResponse(auditEntry);

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  optionsResponse,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import { optionalEnum, text, timestamp } from './fields.ts';
 
 export const CATEGORY_NAME_MAX = 100;
@@ -31,4 +38,4 @@ export const categoryMutation = mutationResponse(category);
 
 /** The choices of a category picker (`optionsQuery`): the first 100 by name. */
 export const categoryOption = category.pick({ id: true, name: true, status: true });
-export const categoryOptions = listResponse(categoryOption);
+export const categoryOptions = optionsResponse(categoryOption);

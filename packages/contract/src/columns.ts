@@ -18,7 +18,7 @@ import type { Poster } from './posters.ts';
 import type { Settings } from './settings.ts';
 import type { SpecialDay } from './special-days.ts';
 import type { Staff } from './staff.ts';
-import type { LoginHistoryRow, User, UserImage, WalletRow } from './users.ts';
+import type { ActivityRow, LoginHistoryRow, User, UserImage, WalletRow } from './users.ts';
 import type { Video } from './videos.ts';
 
 type PathOf<V, K extends string> = unknown extends V
@@ -139,6 +139,7 @@ export const NOTIFICATION_COLUMNS = {
   type: 'Type',
   accountId: 'To (user ID)',
   read: 'Read',
+  readCount: 'Read by',
   masterAppId: 'Master app ID',
   'masterApp.id': null,
   'masterApp.name': 'Master app',
@@ -242,8 +243,19 @@ export const LOGIN_HISTORY_COLUMNS = {
   ip: 'IP address',
   latitude: 'Latitude',
   longitude: 'Longitude',
+  device: 'Device',
   createdAt: 'When',
 } as const satisfies ColumnTitles<LoginHistoryRow>;
+
+export const ACTIVITY_COLUMNS = {
+  id: 'ID',
+  activity: 'Activity',
+  posterId: 'Poster ID',
+  detail: 'Detail',
+  device: 'Device',
+  ip: 'IP address',
+  createdAt: 'When',
+} as const satisfies ColumnTitles<ActivityRow>;
 
 export const STAFF_COLUMNS = {
   id: 'ID',

@@ -15,10 +15,24 @@ import {
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 10;
 
+/**
+ * A page's position in its list, as the page before answered it (`nextCursor`): opaque, signed by
+ * the server for that list and order.
+ */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1000}\.[A-Za-z0-9_-]{22}$/;
+export const cursorParam = optionalText(1023, {
+  pattern: { regex: CURSOR_PATTERN, message: 'Must be a nextCursor this list answered' },
+}).meta({
+  description:
+    'The page after the one that answered this `nextCursor` (same filters, keyword and sort); ' +
+    'costs what the first page costs at any depth. Not with an offset.',
+});
+
 /** The query every list takes; areas extend it with their filters. Unknown keys are refused. */
 export const listQuery = z.strictObject({
   limit: intWithDefault(1, MAX_LIMIT, DEFAULT_LIMIT),
   offset: intWithDefault(0, 1_000_000_000, 0),
+  cursor: cursorParam,
   keyword: optionalText(100),
 });
 export type ListQuery = z.input<typeof listQuery>;
@@ -66,11 +80,38 @@ export function checkDateRange(
   }
 }
 
-/** `{ result, total }`: one page of rows and the count of every row matching the filters. */
+/**
+ * `{ result, total, nextCursor }`: one page of rows, the count of every row matching the filters,
+ * and the cursor of the page after it (null when this page is the last). A keyword matching more
+ * than 10,000 rows has its total estimated, to two significant figures: `totalEstimated` says so.
+ */
 export function listResponse<T extends z.ZodType>(row: T) {
+  return z.object({
+    result: z.array(row),
+    total: z.number().int().min(0),
+    totalEstimated: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Present when `total` is an estimate: a keyword matching more than 10,000 rows is ' +
+          'counted to there, then estimated from its matches among the newest 10,000 rows of the ' +
+          'filters (two significant figures, never 10,000 or less).',
+      }),
+    nextCursor: z.string().nullable(),
+  });
+}
+export type ListResponse<T> = {
+  result: T[];
+  total: number;
+  totalEstimated?: true;
+  nextCursor: string | null;
+};
+
+/** `{ result, total }`: a picker's choices (the first OPTIONS_LIMIT) and how many match. */
+export function optionsResponse<T extends z.ZodType>(row: T) {
   return z.object({ result: z.array(row), total: z.number().int().min(0) });
 }
-export type ListResponse<T> = { result: T[]; total: number };
 
 /** `{ message, result }`: the answer to a create or update. */
 export function mutationResponse<T extends z.ZodType>(row: T) {

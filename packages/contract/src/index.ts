@@ -23,3 +23,4 @@ export * from './staff.ts';
 export * from './audit.ts';
 export * from './events.ts';
 export * from './columns.ts';
+export * from './app-api.ts';

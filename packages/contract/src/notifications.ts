@@ -22,6 +22,8 @@ export const notification = z.object({
   desc: z.string(),
   type: z.string(),
   read: z.boolean(),
+  /** How many users read it in the app (one at most for a notification to one user). */
+  readCount: z.number().int(),
   logo: z.string().nullable(),
   createdAt: timestamp,
   masterApp: masterAppRef,

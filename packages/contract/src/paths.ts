@@ -1,5 +1,12 @@
 /** API paths under the base path, shared by the server's routes and the web app's calls. */
 export const API_BASE = '/api/v1';
+/** The content apps' API (API.md "Apps API"); its paths are `APP_PATHS` (app-api.ts). */
+export const APPS_API_BASE = '/api/app/v1';
+
+/** Whether `url` is a call of either API (the back-office's or the apps'). */
+export function isApiPath(url: string): boolean {
+  return url.startsWith(`${API_BASE}/`) || url.startsWith(`${APPS_API_BASE}/`);
+}
 
 export const PATHS = {
   health: '/health',
@@ -37,6 +44,7 @@ export const PATHS = {
   masterAppList: '/master-app/list',
   masterAppOptions: '/master-app/options',
   masterAppUpdate: (id: number | string) => `/master-app/update/${id}`,
+  masterAppKey: (id: number | string) => `/master-app/${id}/app-key`,
 
   bannerCreate: (masterAppId: number | string) => `/banner/${masterAppId}`,
   bannerList: '/banner/list',
@@ -112,6 +120,10 @@ export const PATHS = {
   wallets: (accountId: number | string) => `/wallets/all/${accountId}`,
   loginHistory: (accountId: number | string) => `/login-history/all/${accountId}`,
   loginHistoryOwn: '/login-history/own',
+  userActivities: (accountId: number | string) => `/account/user/${accountId}/activities`,
+  userSessions: (accountId: number | string) => `/account/user/${accountId}/sessions`,
+  userSession: (accountId: number | string, id: number | string) =>
+    `/account/user/${accountId}/sessions/${id}`,
 
   imageCreate: (kind: string, accountId: number | string) => `/${kind}/${accountId}`,
   imageList: (kind: string, accountId: number | string) => `/${kind}/${accountId}`,

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { STATUSES, Status } from './enums.ts';
-import { listQuery, listResponse, mutationResponse, sortParam, version } from './common.ts';
+import {
+  listQuery,
+  listResponse,
+  optionsResponse,
+  mutationResponse,
+  sortParam,
+  version,
+} from './common.ts';
 import {
   int,
   optionalEnum,
@@ -130,7 +137,7 @@ export const specialDayOption = specialDay.pick({
   month: true,
   status: true,
 });
-export const specialDayOptions = listResponse(specialDayOption);
+export const specialDayOptions = optionsResponse(specialDayOption);
 
 /** A special day with its ACTIVE posters: in all, and per master app (every app, zeros too). */
 export const specialDayPosters = specialDay

@@ -185,6 +185,7 @@ export type ImageCreateBody = z.input<typeof selfImageCreateBody>;
 export const imageListQuery = z.strictObject({
   limit: listQuery.shape.limit,
   offset: listQuery.shape.offset,
+  cursor: listQuery.shape.cursor,
 });
 export const selfImageListQuery = imageListQuery.extend({ position: optionalEnum(SIDES) });
 export type ImageListQuery = z.input<typeof selfImageListQuery>;
@@ -219,11 +220,29 @@ export const loginHistoryRow = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   status: LoginDirection,
+  /** The device: the one an app sign-in named (name and platform), or the browser and system of a back-office one; null before issue #34. */
+  device: z.string().nullable(),
   createdAt: timestamp,
 });
 export type LoginHistoryRow = z.infer<typeof loginHistoryRow>;
 export const loginHistoryQuery = listQuery;
 export const loginHistoryList = listResponse(loginHistoryRow);
+
+/** What an end user did in the content app (apps API): sign-ups, sign-ins, likes, shares. */
+export const activityRow = z.object({
+  id: z.number().int(),
+  activity: Activity,
+  /** The poster it was about (LIKE, UNLIKE, SHARED). */
+  posterId: z.number().int().nullable(),
+  /** Where it was shared, for SHARED. */
+  detail: z.string().nullable(),
+  ip: z.string().nullable(),
+  device: z.string().nullable(),
+  createdAt: timestamp,
+});
+export type ActivityRow = z.infer<typeof activityRow>;
+export const activityListQuery = listQuery;
+export const activityList = listResponse(activityRow);
 
 /** The header of a poster preview naming the slots the user has no image for. */
 export const PREVIEW_MISSING_HEADER = 'x-preview-missing';

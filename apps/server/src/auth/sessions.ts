@@ -5,6 +5,7 @@ import { now } from '../db/dialect.ts';
 import { arg, precompile } from '../db/precompiled.ts';
 import { KeptWhileUnchanged, type ChangeWatch } from '../db/changes.ts';
 import type { ReadPool } from '../db/reads.ts';
+import type { CompiledQuery } from 'kysely';
 
 /** The account behind a request, as the access check and the handlers see it. */
 export type SignedIn = {
@@ -24,7 +25,7 @@ export type SignedIn = {
 };
 
 /** How a session began (sessions.sign_in_method). */
-export type SignInMethod = 'password' | 'totp' | 'recovery' | 'passkey';
+export type SignInMethod = 'password' | 'totp' | 'recovery' | 'passkey' | 'otp';
 
 const MAX_PUBLIC_ID = 2_147_483_647;
 
@@ -38,8 +39,10 @@ export async function startSession(
     method: SignInMethod;
     /** May only enrol a second factor (the owner requires one and the account has none). */
     enrolmentOnly?: boolean;
+    /** An end user's session of the apps API: its app and the device it named. */
+    app?: { masterAppId: number; deviceName: string | null; platform: string | null };
   },
-): Promise<{ sessionId: string; expiresAt: Date }> {
+): Promise<{ sessionId: string; expiresAt: Date; publicId: number }> {
   const sessionId = randomBytes(24).toString('base64url');
   const expiresAt = new Date(Date.now() + input.ttlHours * 3_600_000);
   const at = now();
@@ -47,6 +50,7 @@ export async function startSession(
   // clash with another session's number inserts nothing (no error, which would end a PostgreSQL
   // transaction) and is tried again.
   for (let attempt = 1; attempt <= 5; attempt++) {
+    const publicId = randomInt(1, MAX_PUBLIC_ID);
     const inserted = await db
       .insertInto('sessions')
       .values({
@@ -57,15 +61,19 @@ export async function startSession(
         createdAt: at,
         expiresAt: expiresAt.toISOString(),
         revokedAt: null,
-        publicId: randomInt(1, MAX_PUBLIC_ID),
+        publicId,
         lastSeenAt: at,
         provedAt: at,
         signInMethod: input.method,
         enrolmentOnly: input.enrolmentOnly ?? false,
+        masterAppId: input.app?.masterAppId ?? null,
+        deviceName: input.app?.deviceName ?? null,
+        platform: input.app?.platform ?? null,
       })
       .onConflict((oc) => oc.column('publicId').doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { sessionId, expiresAt };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1)
+      return { sessionId, expiresAt, publicId };
   }
   throw new Error('Could not number a new session');
 }
@@ -129,56 +137,76 @@ export class SessionLookup {
    * The account of a live session (not revoked, not expired, the account ACTIVE and allowed into
    * the back-office) and whether it holds `need` (false without one); undefined for anything else.
    */
-  async find(
+  async find(sessionId: string, need?: Need): Promise<Found | undefined> {
+    const kept = this.kept(sessionId, need);
+    if (kept.hit) return kept.found;
+    const [rows = []] = await this.#lookups.run([kept.read]);
+    return kept.judge(rows[0]);
+  }
+
+  /**
+   * `find` from what this instance keeps (SQLite, while nothing changed), or else the statement
+   * to read and how to judge its row (undefined: no row): for a read that rides with another.
+   */
+  kept(
     sessionId: string,
     need?: Need,
-  ): Promise<{ account: SignedIn; granted: boolean } | undefined> {
+  ):
+    | { hit: true; found: Found | undefined }
+    | { hit: false; read: CompiledQuery; judge: (row: Row | undefined) => Found | undefined } {
     const grantKey = (accountId: number) => need && `${accountId}:${need.menu}:${need.action}`;
     const session = this.#sessions.lookup(sessionId);
     if (session.value) {
       const key = grantKey(session.value.account.id);
       const grant = key === undefined ? undefined : this.#grants.lookup(key).value;
       if (key === undefined || grant !== undefined) {
-        if (session.value.expiresAt <= now()) return undefined;
-        return { account: session.value.account, granted: grant ?? false };
+        if (session.value.expiresAt <= now()) return { hit: true, found: undefined };
+        return { hit: true, found: { account: session.value.account, granted: grant ?? false } };
       }
     }
-    const [rows = []] = await this.#lookups.run([
-      this.#statement.fill([sessionId, need?.menu ?? null, need?.action ?? null]),
-    ]);
-    const row = rows[0] as
-      | {
-          id: number;
-          role: Role;
-          name: string | null;
-          email: string | null;
-          status: string;
-          expires_at: string;
-          revoked_at: string | null;
-          enrolment_only: boolean | number;
-          proved_at: string | null;
-          created_at: string;
-          granted: boolean | number;
-        }
-      | undefined;
-    if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined;
-    if (row.status !== 'ACTIVE' || row.role === 'USER') return undefined;
-    const account: SignedIn = {
-      id: row.id,
-      role: row.role,
-      name: row.name,
-      email: row.email,
-      sessionId,
-      enrolmentOnly: Boolean(row.enrolment_only),
-      provedAt: row.proved_at ?? row.created_at,
+    const read = this.#statement.fill([sessionId, need?.menu ?? null, need?.action ?? null]);
+    const judge = (found: Row | undefined): Found | undefined => {
+      const row = found as AccessRow | undefined;
+      if (!row || row.id === null || row.revoked_at !== null || row.expires_at <= now()) {
+        return undefined;
+      }
+      if (row.status !== 'ACTIVE' || row.role === 'USER') return undefined;
+      const account: SignedIn = {
+        id: row.id,
+        role: row.role,
+        name: row.name,
+        email: row.email,
+        sessionId,
+        enrolmentOnly: Boolean(row.enrolment_only),
+        provedAt: row.proved_at ?? row.created_at,
+      };
+      const granted = Boolean(row.granted);
+      this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);
+      const key = grantKey(row.id);
+      if (key !== undefined) this.#grants.keep(key, granted, session.version);
+      return { account, granted };
     };
-    const granted = Boolean(row.granted);
-    this.#sessions.keep(sessionId, { account, expiresAt: row.expires_at }, session.version);
-    const key = grantKey(row.id);
-    if (key !== undefined) this.#grants.keep(key, granted, session.version);
-    return { account, granted };
+    return { hit: false, read, judge };
   }
 }
+
+type Row = Record<string, unknown>;
+/** A row of the access statement (`id` null: a row of nothing, folded into another statement). */
+type AccessRow = {
+  id: number | null;
+  role: Role;
+  name: string | null;
+  email: string | null;
+  status: string;
+  expires_at: string;
+  revoked_at: string | null;
+  enrolment_only: boolean | number;
+  proved_at: string | null;
+  created_at: string;
+  granted: boolean | number;
+};
+/** A live session's account, and whether it holds the grant asked about. */
+export type Found = { account: SignedIn; granted: boolean };
 
 /** The session has just proved who it is (API.md "Proof of presence"): from now, recent. */
 export async function markProved(db: Db, sessionId: string): Promise<string> {

@@ -9,6 +9,7 @@ import type { LoginResponse, Role } from '@master-admin/contract';
 import type { AppContext } from '../context.ts';
 import { now } from '../db/dialect.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { deviceLabel } from './device.ts';
 import { record } from '../features/audit/record.ts';
 import { rememberDevice } from './device-token.ts';
 import { needsEnrolment } from './second-factor.ts';
@@ -44,7 +45,13 @@ export async function completeSignIn(
       });
       await trx
         .insertInto('loginHistory')
-        .values({ accountId: account.id, ip: request.ip, status: 'IN', createdAt: now() })
+        .values({
+          accountId: account.id,
+          ip: request.ip,
+          status: 'IN',
+          device: deviceLabel(request.headers['user-agent']),
+          createdAt: now(),
+        })
         .execute();
       const entry = { area: 'auth', rowId: account.id, action: 'SIGN_IN' } as const;
       await record(trx, request, { ...entry, accountId: account.id });

@@ -37,6 +37,12 @@ export interface Dialect {
   ): { table: string; id: string; matches: Expression<SqlBool> };
   searchPattern(keyword: string): string;
   /**
+   * The row `id` names contains the keyword, checked on the list's search structure by that id
+   * alone, one row at a time: a scalar subquery by primary key on PostgreSQL (which, unlike
+   * `exists`, it cannot turn into a join with every match), the row's full-text match on SQLite.
+   */
+  searchedById(list: string, pattern: unknown, id: Expression<unknown>): Expression<SqlBool>;
+  /**
    * `column` (an integer) as a value the planner will not look up in an index (SQLite's unary +,
    * PostgreSQL's `+ 0`).
    */
@@ -86,6 +92,12 @@ export function dialectFor(kind: DialectKind): Dialect {
         : { table, id: 'rowid', matches: sql<SqlBool>`${sql.table(table)} match ${pattern}` };
     },
     searchPattern: kind === 'postgres' ? likePattern : ftsPhrase,
+    searchedById: (list, pattern, id) => {
+      const table = sql.table(`${list}_search`);
+      return kind === 'postgres'
+        ? sql<SqlBool>`(select doc from ${table} where id = ${id}) ilike ${pattern} escape '\\'`
+        : sql<SqlBool>`exists (select 1 from ${table} where rowid = ${id} and ${table} match ${pattern})`;
+    },
     // An integer column plus nothing: PostgreSQL cannot look it up in the column's index.
     unindexed: (column) =>
       kind === 'postgres' ? sql`(${sql.ref(column)} + 0)` : sql`+${sql.ref(column)}`,

@@ -9,8 +9,9 @@
  *   when a grouping set holds every filter asked for; a keyword is counted on its search index;
  * - keywords of 3+ characters use the trigram index; shorter ones scan, off the request path;
  * - both statements run in the read pool (reads.ts), never on the thread that serves requests;
- * - an export (`walk`) reads every matching row in the list's order, a chunk at a time by keyset
- *   on the order columns (list-walk.ts), each chunk through the list's own `rows` query.
+ * - a page may follow a `cursor` (the `nextCursor` of the page before): it seeks the order index
+ *   to its position (keyset, list-keyset.ts), so it costs what the first page costs at any depth;
+ *   an export (`walk`) follows the same positions a chunk at a time.
  */
 import {
   CamelCasePlugin,
@@ -22,11 +23,22 @@ import {
 } from 'kysely';
 import type { ListResponse } from '@master-admin/contract';
 import type { Db } from './connect.ts';
-import { SEARCH_MIN_LENGTH, type Dialect } from './dialect.ts';
+import { SEARCH_MIN_LENGTH, type Dialect, type DialectKind } from './dialect.ts';
+import { takeRider, type Rider } from './rider.ts';
 import { arg, precompile, type Precompiled } from './precompiled.ts';
+import { invalidField } from '../http/errors.ts';
 import { COUNT_KEYS, type ListStructure } from './list-structures.ts';
 import type { ReadPool } from './reads.ts';
-import { compileWalk, type Walk } from './list-walk.ts';
+import {
+  Cursors,
+  POSITION_PREFIX,
+  keysOf,
+  keysetPhases,
+  positionColumns,
+  positionOf,
+  type KeysetPhase,
+  type Position,
+} from './list-keyset.ts';
 import type { Database } from './schema.ts';
 
 export type Direction = 'asc' | 'desc';
@@ -40,6 +52,7 @@ export const NEWEST_FIRST: Order = [
 
 // The ids of a page, as a list's row query receives them.
 type IdsQuery = SelectQueryBuilder<any, any, { id: number }>;
+type IdsBase = SelectQueryBuilder<any, any, any>;
 
 export interface ListSpec<F extends string = string, O = unknown> {
   /** The list's name in `list_counts` and its search structure (as its migration installed it). */
@@ -147,6 +160,8 @@ export type PageQuery = {
   keyword?: string | undefined;
   /** A field of `sorts`, or `-field` for descending. */
   sort?: string | undefined;
+  /** The page after this position (a page's `nextCursor`) instead of `offset`. */
+  cursor?: string | undefined;
 };
 
 type Filter = { key: string; column: string; value: string | number; op: '=' | '>=' | '<' };
@@ -185,7 +200,28 @@ type Template = {
         walkVsLookup: number;
       }
     | undefined;
+  /**
+   * A bounded keyword total past `exactTotalMax`: how many of the newest `exactTotalMax` rows of
+   * the filters match (the total is estimated from it and the filters' kept total).
+   */
+  estimate: Precompiled<{ total: number }> | undefined;
+  /** The order's keys but id (how many values a position holds). */
+  keys: number;
+  /** The statements of a page after a position, compiled when a cursor first asks. */
+  keyset: () => KeysetTemplate;
 };
+
+/**
+ * A shape's pages after a position, per phase of its order (list-keyset.ts): from the phase's
+ * start and past a position, each as `Template.page` reads (or its ids, read by ids), and walking
+ * the order index when the shape is adaptive.
+ */
+type KeysetTemplate = Array<{
+  nulls: boolean[];
+  first: Precompiled<unknown>;
+  after: Precompiled<unknown>;
+  inOrder: { first: Precompiled<unknown>; after: Precompiled<unknown> } | undefined;
+}>;
 
 /**
  * From how many joined tables a PostgreSQL page is read in two statements (`Template.byIds`).
@@ -196,10 +232,14 @@ type Template = {
 const TWO_STEP_JOINS = 3;
 
 /**
- * How many index entries a walk visits for the cost of looking up one match (measured on SQLite:
- * an entry checked against the matches' filter costs about a fiftieth of a row lookup).
+ * How many index entries a walk visits for the cost of looking up one match. SQLite: an entry
+ * checked against the matches' filter costs about a fiftieth of a row lookup. PostgreSQL checks
+ * each entry by a probe of the search table's key (a nested loop), about a lookup itself: at ten
+ * million users a four-digit phone keyword (3,918 matches) walked 210,252 entries in 450–622 ms
+ * where sorting its matches took 41 ms warm, 290–400 ms cold; and a keyword's matches come in runs
+ * (a phone number follows its account's id), so a walk visits more than the even spread predicts.
  */
-const WALK_VS_LOOKUP = 50;
+const WALK_VS_LOOKUP: Record<DialectKind, number> = { sqlite: 50, postgres: 2 };
 /**
  * The same when the match is through a referenced list (a poster's category or special day): each
  * walked entry reads its row for the column (0.28 µs a poster at a million, against 0.62 µs a
@@ -207,23 +247,61 @@ const WALK_VS_LOOKUP = 50;
  */
 const WALK_VS_LOOKUP_VIA = 2;
 
+type Row = Record<string, unknown>;
+type Run = (statements: readonly CompiledQuery[]) => Promise<Row[][]>;
+
 export class Lists {
   readonly #db: Kysely<any>;
   readonly #typedDb: Db;
   readonly #reads: ReadPool;
   readonly #dialect: Dialect;
+  readonly #cursors: Cursors;
+  readonly #exactTotalMax: number;
+  readonly #estimateTtlMs: number;
+  /**
+   * Estimated totals by list, filters and keyword, for `estimateTtlMs`: a keyword past
+   * EXACT_TOTAL_MAX is counted to the cap and sampled once, not on each of the pages a person
+   * goes through (at ten million users the capped count alone took 57–82 ms). Only estimates are
+   * kept: a total at or under the cap is counted on every page, exact.
+   */
+  readonly #estimates = new Map<string, { total: number; scope: number; until: number }>();
+  /** Keyword counts under way, by the same key: a request asking for one waits for it. */
+  readonly #counting = new Map<
+    string,
+    Promise<{ total: number; scope: number; estimated: boolean }>
+  >();
   readonly #camel = new CamelRows();
   readonly #templates = new WeakMap<ListSpec<string, unknown>, Map<string, Template>>();
-  readonly #walks = new WeakMap<ListSpec<string, unknown>, Map<string, Walk>>();
 
-  constructor(db: Db, reads: ReadPool, dialect: Dialect) {
+  /**
+   * `cursors` signs the cursors pages hand out (the same secret on every instance);
+   * `exactTotalMax` is how many matches of a keyword are counted before its total is estimated;
+   * an estimate is kept for `estimateTtlMs`.
+   */
+  constructor(
+    db: Db,
+    reads: ReadPool,
+    dialect: Dialect,
+    options: { cursors?: Cursors; exactTotalMax?: number; estimateTtlMs?: number } = {},
+  ) {
     this.#db = db;
     this.#typedDb = db;
     this.#reads = reads;
     this.#dialect = dialect;
+    this.#cursors = options.cursors ?? new Cursors();
+    this.#exactTotalMax = options.exactTotalMax ?? EXACT_TOTAL_MAX;
+    this.#estimateTtlMs = options.estimateTtlMs ?? ESTIMATE_TTL_MS;
   }
 
-  /** One page of `spec` for `query` and the count of every row matching it. */
+  #keepEstimate(key: string, total: number, scope: number) {
+    this.#estimates.delete(key);
+    if (this.#estimates.size >= MAX_ESTIMATES) {
+      this.#estimates.delete(this.#estimates.keys().next().value!);
+    }
+    this.#estimates.set(key, { total, scope, until: Date.now() + this.#estimateTtlMs });
+  }
+
+  /** One page of `spec` for `query`, the count of every row matching it and the next page's cursor. */
   async page<O>(
     spec: ListSpec<string, O>,
     query: PageQuery & Readonly<Record<string, unknown>>,
@@ -240,62 +318,205 @@ export class Lists {
     spec: ListSpec<string, O>,
     query: PageQuery & Readonly<Record<string, unknown>>,
     alongside: readonly CompiledQuery[],
-  ): Promise<{ page: ListResponse<O>; alongside: Array<Record<string, unknown>[]> }> {
+  ): Promise<{ page: ListResponse<O>; alongside: Row[][] }> {
     // Even a cheap page is read on a reader thread: measured, the request thread serves more
     // requests a second handing its statements over than running them itself.
-    let extra: Array<Record<string, unknown>[]> = [];
-    const { rows, total } = await this.answer(spec, query, async (statements) => {
-      if (extra.length > 0 || alongside.length === 0) return this.#reads.run(statements);
-      const all = await this.#reads.run([...alongside, ...statements]);
-      extra = all.slice(0, alongside.length);
-      return all.slice(alongside.length);
-    });
-    return { page: { result: this.#camel.rows(rows) as O[], total }, alongside: extra };
+    let extra: Row[][] = [];
+    const answer = await this.answer(
+      spec,
+      query,
+      async (statements) => {
+        if (extra.length > 0 || alongside.length === 0) return this.#reads.run(statements);
+        const all = await this.#reads.run([...alongside, ...statements]);
+        extra = all.slice(0, alongside.length);
+        return all.slice(alongside.length);
+      },
+      takeRider(),
+    );
+    const { rows, total, nextCursor, estimated } = answer;
+    const page = { result: this.#camel.rows(rows) as O[], total, nextCursor };
+    return { page: estimated ? { ...page, totalEstimated: true } : page, alongside: extra };
   }
 
   /**
-   * The page's raw rows and the total, running the statements with `run` (the bench's floor runs
-   * them bare). On SQLite a keyword's page is planned from its count: a common keyword walks the
-   * order index keeping the matches (stopping at the page), a rare one sorts its few matches.
+   * The page's raw rows, the total and the next page's cursor, running the statements with `run`
+   * (the bench's floor runs them bare). A keyword's page is planned from its count: a common
+   * keyword walks the order index keeping the matches (stopping at the page), a rare one sorts
+   * its few matches. `rider` (the request's access check, db/rider.ts) is read with the first
+   * statements and settled before anything else is read.
    */
   async answer(
     spec: ListSpec<string, unknown>,
     query: PageQuery & Readonly<Record<string, unknown>>,
-    run: (statements: readonly CompiledQuery[]) => Promise<Array<Record<string, unknown>[]>>,
-  ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-    const { template, values } = this.#prepare(spec, query);
-    const { adaptive, byIds } = template;
-    /** The page's rows from its ids statement's answer (read by ids). */
-    const byTheIds = async (idRows: Array<{ id?: unknown }>) => {
-      if (idRows.length === 0) return [];
-      const [rows = []] = await run([byIds!.rows.fill([idRows.map((r) => r.id)])]);
-      return rows;
-    };
-    if (!adaptive) {
-      const [pageRows = [], countRows = []] = await run([
-        (byIds ? byIds.ids : template.page).fill(values),
+    bare: Run,
+    rider?: Rider,
+  ): Promise<{ rows: Row[]; total: number; nextCursor: string | null; estimated: boolean }> {
+    const { template, values, order } = this.#prepare(spec, query);
+    const run = rider ? this.#riding(bare, rider, template.count.sql) : bare;
+    const position = this.#position(spec, order, template, query);
+    const { adaptive } = template;
+    let rows: Row[];
+    let total: number;
+    let estimated = false;
+    if (adaptive) {
+      let scope: number;
+      const countQuery = template.count.fill(values);
+      // The count's own statement and values: the same key counts the same rows.
+      const key =
+        template.estimate && `${countQuery.sql}\u0000${JSON.stringify(countQuery.parameters)}`;
+      const kept = key ? this.#estimates.get(key) : undefined;
+      /** The count and the filters' kept total, and past the cap the estimate (kept). */
+      const count = async (counting: Run) => {
+        const [countRows = [], scopeRows = []] = await counting([
+          countQuery,
+          adaptive.scope.fill(values),
+        ]);
+        const counted = {
+          total: Number(countRows[0]?.total ?? 0),
+          scope: Number(scopeRows[0]?.total ?? 0),
+          estimated: false,
+        };
+        if (key && template.estimate && counted.total > this.#exactTotalMax) {
+          const [[sample] = []] = await counting([template.estimate.fill(values)]);
+          counted.total = estimateTotal(
+            Number(sample?.total ?? 0),
+            counted.scope,
+            this.#exactTotalMax,
+          );
+          counted.estimated = true;
+          this.#keepEstimate(key, counted.total, counted.scope);
+        }
+        return counted;
+      };
+      if (kept && kept.until > Date.now()) {
+        ({ total, scope } = kept);
+        estimated = true;
+      } else if (key) {
+        // Requests for the same count while it runs wait for it rather than count again (fifty
+        // callers starting the same 1 % keyword's count at once made each take seconds). Run
+        // bare: a request's access check is its own, and rides with its page read instead. The
+        // count runs within the first request's deadline: the others share its failure (a 503).
+        let pending = this.#counting.get(key);
+        if (!pending) {
+          pending = count(bare).finally(() => this.#counting.delete(key));
+          this.#counting.set(key, pending);
+        }
+        ({ total, scope, estimated } = await pending);
+      } else {
+        ({ total, scope, estimated } = await count(run));
+      }
+      if (total === 0 || (position === undefined && !estimated && total <= query.offset)) {
+        return { rows: [], total, nextCursor: null, estimated };
+      }
+      const inOrder = walksInOrder(adaptive, total, scope, query);
+      ({ rows } = await this.#read(template, values, position, inOrder, run));
+    } else {
+      const read = await this.#read(template, values, position, false, run, [
         template.count.fill(values),
       ]);
-      const total = Number(countRows[0]?.total ?? 0);
-      return { rows: byIds ? await byTheIds(pageRows) : pageRows, total };
+      rows = read.rows;
+      total = Number(read.alongside[0]?.[0]?.total ?? 0);
     }
-    const [countRows = [], scopeRows = []] = await run([
-      template.count.fill(values),
-      adaptive.scope.fill(values),
-    ]);
-    const total = Number(countRows[0]?.total ?? 0);
-    if (total <= query.offset) return { rows: [], total };
-    // Walking visits about reach × scope / total index entries; sorting looks up every match.
-    const scope = Number(scopeRows[0]?.total ?? 0);
-    const reach = query.offset + query.limit;
-    const walk = total * total * adaptive.walkVsLookup > reach * scope;
-    if (byIds) {
-      const ids = walk ? adaptive.idsInOrder! : byIds.ids;
-      const [idRows = []] = await run([ids.fill(values)]);
-      return { rows: await byTheIds(idRows), total };
+    // A full page has a next one, unless the (exact) total says the offset's page was the last.
+    const more =
+      rows.length === query.limit &&
+      (position !== undefined || estimated || query.offset + query.limit < total);
+    const nextCursor = more
+      ? this.#cursors.encode(spec.name, order, positionOf(rows.at(-1)!, template.keys))
+      : null;
+    return { rows, total, nextCursor, estimated };
+  }
+
+  /**
+   * `run`, with `rider` read in its first batch and settled once that batch is read: on
+   * PostgreSQL folded into the batch's count (`countSql`: an aggregate, so one row always) as
+   * columns of its row, so it costs no statement of its own; else (SQLite, or a batch without
+   * the count) beside it.
+   */
+  #riding(run: Run, rider: Rider, countSql: string): Run {
+    let first = true;
+    return async (statements) => {
+      if (!first) return run(statements);
+      first = false;
+      const at =
+        this.#dialect.kind === 'postgres' ? statements.findIndex((q) => q.sql === countSql) : -1;
+      if (at < 0) {
+        const results = await run([...statements, rider.read]);
+        rider.settle(results.at(-1)?.[0]);
+        return results.slice(0, -1);
+      }
+      const batch = [...statements];
+      batch[at] = foldInto(batch[at]!, rider.read);
+      const results = await run(batch);
+      const row = results[at]?.[0];
+      rider.settle(row && row.id !== null ? row : undefined);
+      return results;
+    };
+  }
+
+  /** The position a request's `cursor` names, checked (400 naming the field), if it has one. */
+  #position(
+    spec: ListSpec<string, unknown>,
+    order: Order,
+    template: Template,
+    query: PageQuery,
+  ): Position | undefined {
+    if (query.cursor === undefined || query.cursor === '') return undefined;
+    if (query.offset > 0) {
+      throw invalidField('offset', 'Leave it out with a cursor: the cursor is the page’s position');
     }
-    const [rows = []] = await run([(walk ? adaptive.pageInOrder : template.page).fill(values)]);
-    return { rows, total };
+    return this.#cursors.decode(spec.name, order, query.cursor, template.keys);
+  }
+
+  /**
+   * A page's raw rows: from the offset (`values[1]`), or past `position`, going on into the
+   * order's next phases while the page is short (list-keyset.ts); `alongside` is run in the same
+   * batch as the first statement.
+   */
+  async #read(
+    template: Template,
+    values: readonly unknown[],
+    position: Position | undefined,
+    inOrder: boolean,
+    run: Run,
+    alongside: readonly CompiledQuery[] = [],
+  ): Promise<{ rows: Row[]; alongside: Row[][] }> {
+    const { byIds, adaptive } = template;
+    const limit = values[0] as number;
+    const filled = [...values];
+    let statement: CompiledQuery;
+    let phases: KeysetTemplate | undefined;
+    let phase = -1;
+    const variant = (p: KeysetTemplate[number]) => (inOrder ? p.inOrder! : p);
+    if (position === undefined) {
+      const page = byIds
+        ? inOrder
+          ? adaptive!.idsInOrder!
+          : byIds.ids
+        : inOrder
+          ? adaptive!.pageInOrder
+          : template.page;
+      statement = page.fill(filled);
+    } else {
+      phases = template.keyset();
+      phase = phases.findIndex((p) =>
+        p.nulls.every((isNull, j) => isNull === (position.keys[j] === null)),
+      );
+      filled[1] = 0;
+      filled.push(...position.keys, position.id);
+      statement = variant(phases[phase]!).after.fill(filled);
+    }
+    const [first = [], ...rest] = await run([statement, ...alongside]);
+    let rows = first;
+    while (phases && rows.length < limit && ++phase < phases.length) {
+      filled[0] = limit - rows.length;
+      const [more = []] = await run([variant(phases[phase]!).first.fill(filled)]);
+      rows = rows.concat(more);
+    }
+    if (byIds && rows.length > 0) {
+      [rows = []] = await run([byIds.rows.fill([rows.map((r) => r.id)])]);
+    }
+    return { rows, alongside: rest };
   }
 
   /** Every statement `answer` may run for a request, compiled (for the query-plan tests). */
@@ -307,11 +528,32 @@ export class Lists {
     const all = [template.page, template.count];
     if (template.adaptive) all.push(template.adaptive.pageInOrder, template.adaptive.scope);
     if (template.adaptive?.idsInOrder) all.push(template.adaptive.idsInOrder);
+    if (template.estimate) all.push(template.estimate);
     const filled = all.map((t) => t.fill(values));
     if (template.byIds) {
       filled.push(template.byIds.ids.fill(values), template.byIds.rows.fill([[1, 2, 3]]));
     }
     return filled;
+  }
+
+  /**
+   * The statements of a page of `limit` rows past a position (a cursor's page, an export's chunk),
+   * with a made-up position (for the query-plan tests).
+   */
+  keysetStatements(
+    spec: ListSpec<string, unknown>,
+    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
+    limit: number,
+  ): CompiledQuery[] {
+    const { template, values } = this.#prepare(spec, { ...query, limit, offset: 0 });
+    const filled = [...values, ...Array<string>(template.keys).fill('0'), 5];
+    return template
+      .keyset()
+      .flatMap((p) =>
+        [p.first, p.after, ...(p.inOrder ? [p.inOrder.first, p.inOrder.after] : [])].map((s) =>
+          s.fill(filled),
+        ),
+      );
   }
 
   #prepare(spec: ListSpec<string, unknown>, query: PageQuery & Readonly<Record<string, unknown>>) {
@@ -331,7 +573,7 @@ export class Lists {
       templates.set(shape, (template = this.#compile(spec, filters, kind, order, search)));
     }
 
-    // The values in the order #compile numbered them.
+    // The values in the order #compile numbered them (a position's values follow).
     const pattern =
       keyword === undefined
         ? undefined
@@ -345,75 +587,43 @@ export class Lists {
       ...filters.map((f) => String(f.value)),
       pattern,
     ];
-    return { template, values, shape, filters, kind, order, search };
+    return { template, values, order };
   }
 
   /**
    * Every row matching `query` (its filters, keyword and sort; no paging) in the list's order,
-   * `chunkRows` at a time, camelCased as `page` answers them. Each chunk is one statement in the
-   * read pool: the list's `rows` over the next ids by keyset on the order columns, so a chunk
-   * costs the same at the millionth row as at the first and rows written meanwhile neither
-   * repeat nor shift others. The walk reads a chunk only when the consumer asks for it, and
-   * stops when the consumer stops (an export whose client went away).
+   * `chunkRows` at a time, camelCased as `page` answers them. Each chunk is a page past the last
+   * row of the one before (keyset, as a cursor's page), so a chunk costs the same at the
+   * millionth row as at the first and rows written meanwhile neither repeat nor shift others.
+   * The walk reads a chunk only when the consumer asks for it, and stops when the consumer stops
+   * (an export whose client went away).
    */
   async *walk<O>(
     spec: ListSpec<string, O>,
     query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
     chunkRows: number,
   ): AsyncGenerator<O[], void, undefined> {
-    const { walk, values } = this.#walkOf(spec, query, chunkRows);
-    for (const phase of walk.phases) {
-      let last: unknown;
-      for (;;) {
-        values[1] = last;
-        const statement = (last === undefined ? phase.first : phase.after).fill(values);
-        const [rows = []] = await this.#reads.run([statement]);
-        if (rows.length > 0) {
-          yield this.#camel.rows(rows) as O[];
-        }
-        if (rows.length < chunkRows) break;
-        last = rows.at(-1)!.id;
-      }
+    const pageQuery = { ...query, limit: chunkRows, offset: 0, cursor: undefined };
+    const { template, values } = this.#prepare(spec, pageQuery);
+    const run: Run = (statements) => this.#reads.run(statements);
+    let inOrder = false;
+    if (template.adaptive) {
+      const [countRows = [], scopeRows = []] = await run([
+        template.count.fill(values),
+        template.adaptive.scope.fill(values),
+      ]);
+      const total = Number(countRows[0]?.total ?? 0);
+      if (total === 0) return;
+      const scope = Number(scopeRows[0]?.total ?? 0);
+      inOrder = walksInOrder(template.adaptive, total, scope, pageQuery);
     }
-  }
-
-  /** The statements an export of `query` runs, with a last row's id (for the query-plan tests). */
-  walkStatements(
-    spec: ListSpec<string, unknown>,
-    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
-    chunkRows: number,
-    lastId: number,
-  ): CompiledQuery[] {
-    const { walk, values } = this.#walkOf(spec, query, chunkRows);
-    values[1] = lastId;
-    return walk.phases.flatMap((p) => [p.first.fill(values), p.after.fill(values)]);
-  }
-
-  #walkOf<O>(
-    spec: ListSpec<string, O>,
-    query: Omit<PageQuery, 'limit' | 'offset'> & Readonly<Record<string, unknown>>,
-    chunkRows: number,
-  ): { walk: Walk; values: unknown[] } {
-    const prepared = this.#prepare(spec, { ...query, limit: chunkRows, offset: 0 });
-    let walks = this.#walks.get(spec);
-    if (!walks) this.#walks.set(spec, (walks = new Map<string, Walk>()));
-    let walk = walks.get(prepared.shape);
-    if (!walk) {
-      // The ids statement a page of this shape selects (filters, hidden rows, keyword, order),
-      // taken as #compile builds it, so the export matches the list exactly.
-      let ids: IdsQuery | undefined;
-      const capture: ListSpec<string, O> = {
-        ...spec,
-        rows: (db, q) => {
-          ids = q;
-          return spec.rows(db, q);
-        },
-      };
-      this.#compile(capture, prepared.filters, prepared.kind, prepared.order, prepared.search);
-      walk = compileWalk(this.#typedDb, this.#dialect, spec, ids!, prepared.order);
-      walks.set(prepared.shape, walk);
+    let position: Position | undefined;
+    for (;;) {
+      const { rows } = await this.#read(template, values, position, inOrder, run);
+      if (rows.length > 0) yield this.#camel.rows(rows) as O[];
+      if (rows.length < chunkRows) return;
+      position = positionOf(rows.at(-1)!, template.keys);
     }
-    return { walk, values: [...prepared.values] };
   }
 
   /** Builds a shape's statements with numbered stand-ins (precompiled.ts) for the values. */
@@ -435,10 +645,15 @@ export class Lists {
     const filters = shapeFilters.map((f, i) => ({ ...f, value: arg(2 + i), text: arg(2 + n + i) }));
     const pattern = arg(2 + 2 * n);
 
-    const where = <Q extends SelectQueryBuilder<any, any, any>>(qb: Q, inOrder = false): Q => {
+    const where = <Q extends SelectQueryBuilder<any, any, any>>(
+      qb: Q,
+      inOrder = false,
+      keyword = true,
+    ): Q => {
       let q = qb;
       for (const f of filters) q = q.where(f.column, f.op, f.value) as Q;
       if (hidden) q = q.where(hidden.column, '<>', sql.lit(hidden.value)) as Q;
+      if (!keyword) return q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
           const search = this.#dialect.search(list, pattern);
@@ -492,10 +707,11 @@ export class Lists {
     // rather than the planner from its guess at a substring (a guess off by a thousand walked
     // millions of entries for a rare word).
     const fenced = this.#dialect.kind === 'postgres' && kind === 'indexed';
-    const idsOf = (inOrder: boolean) => {
+    // `keyset` narrows the rows to a phase of the order, or past a position in it (list-keyset.ts).
+    const idsOf = (inOrder: boolean, keyset: <Q extends IdsBase>(q: Q) => Q = (q) => q) => {
       if (fenced && !inOrder) {
         const columns = [...new Set(['id', ...order.map(([column]) => column)])];
-        const matches = where(this.#db.selectFrom(spec.table).select(columns))
+        const matches = keyset(where(this.#db.selectFrom(spec.table).select(columns)))
           .offset(sql.lit(0))
           .as('m');
         let ids = this.#db.selectFrom(matches).select('m.id as id');
@@ -504,12 +720,14 @@ export class Lists {
         }
         return ids.limit(arg<number>(0)).offset(arg<number>(1)) as IdsQuery;
       }
-      let ids = where(this.#db.selectFrom(spec.table).select('id'), inOrder);
+      let ids = keyset(where(this.#db.selectFrom(spec.table).select('id'), inOrder));
       for (const [column, direction] of order) ids = ids.orderBy(sortKey(column), direction);
       return ids.limit(arg<number>(0)).offset(arg<number>(1)) as IdsQuery;
     };
+    // Each row carries its position in the order, for the next page's cursor.
+    const position = positionColumns(spec, this.#dialect, order);
     const rowsOf = (ids: IdsQuery) => {
-      let page = spec.rows(this.#typedDb, ids);
+      let page = spec.rows(this.#typedDb, ids).select(position);
       for (const [column, direction] of order) {
         page = page.orderBy(sortKey(column, spec.alias), direction);
       }
@@ -535,11 +753,14 @@ export class Lists {
     );
     let kept: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (g !== undefined) {
+      // The list and group written into the statement, not bound: constants of this shape, and
+      // known to the plan PostgreSQL keeps for it (bound, it judged its plan for any list and
+      // planned every call anew: 0.65 ms a call with the access check folded in).
       kept = this.#db
         .selectFrom('listCounts')
         .select(sql<number>`coalesce(sum(n), 0)`.as('total'))
-        .where('list', '=', spec.name)
-        .where('grp', '=', g);
+        .where('list', '=', sql.lit(spec.name))
+        .where('grp', '=', sql.lit(g));
       const set = spec.counts[g]!;
       for (const f of filters) kept = kept.where(COUNT_KEYS[set.indexOf(f.key)]!, '=', f.text);
       if (hidden) {
@@ -547,31 +768,84 @@ export class Lists {
       }
     }
 
+    // A keyword searching the list's own columns, with a kept total of its filters: counted
+    // exactly up to `exactTotalMax` matches (the count stops there), estimated past it (`answer`).
+    const bounded = kind === 'indexed' && kept !== undefined && spec.search.length > 0;
+    const counted = (matches: SelectQueryBuilder<any, any, any>) =>
+      bounded
+        ? this.#db
+            .selectFrom(matches.limit(sql.lit(this.#exactTotalMax + 1)).as('c'))
+            .select(sql<number>`count(*)`.as('total'))
+        : matches.clearSelect().select(sql<number>`count(*)`.as('total'));
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
       count = kept;
     } else if (kind === 'indexed' && search.exact) {
       // Counted on the search index alone (which holds this request's rows and no others).
       const structure = this.#dialect.search(search.structures[0]!, pattern);
-      count = this.#db
-        .selectFrom(structure.table)
-        .select(sql<number>`count(*)`.as('total'))
-        .where(structure.matches);
+      count = counted(
+        this.#db.selectFrom(structure.table).select(sql.lit(1).as('one')).where(structure.matches),
+      );
     }
     if (kind === 'indexed' && spec.search.length === 0) {
       count ??= this.#viaCount(spec, filters, hidden, pattern);
     }
-    count ??= where(this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')));
+    count ??= counted(where(this.#db.selectFrom(spec.table).select(sql.lit(1).as('one'))));
     const adaptive =
       kind === 'indexed' && kept !== undefined
         ? {
             pageInOrder: pageOf(true),
             idsInOrder: byIds ? precompile(idsOf(true)) : undefined,
             scope: precompile(kept),
-            walkVsLookup: spec.searchVia.length > 0 ? WALK_VS_LOOKUP_VIA : WALK_VS_LOOKUP,
+            walkVsLookup:
+              spec.searchVia.length > 0 ? WALK_VS_LOOKUP_VIA : WALK_VS_LOOKUP[this.#dialect.kind],
           }
         : undefined;
-    return { page: pageOf(false), count: precompile(count), adaptive, byIds };
+    let estimate: Precompiled<{ total: number }> | undefined;
+    if (bounded) {
+      // The matches among the newest rows of the filters (their order index), each checked on
+      // its search structure by id: a sample's cost, whatever the table's size.
+      let sample = where(this.#db.selectFrom(spec.table).select('id'), false, false);
+      for (const [column, direction] of spec.order) {
+        sample = sample.orderBy(sortKey(column), direction);
+      }
+      const sampled = sample.limit(sql.lit(this.#exactTotalMax)).as('s');
+      estimate = precompile(
+        this.#db
+          .selectFrom(sampled)
+          .select(sql<number>`count(*)`.as('total'))
+          .where((eb) =>
+            eb.or(
+              search.structures.map((name) =>
+                this.#dialect.searchedById(name, pattern, sql.ref('s.id')),
+              ),
+            ),
+          ),
+      );
+    }
+    let keyset: KeysetTemplate | undefined;
+    const compileKeyset = (): KeysetTemplate =>
+      keysetPhases(spec, this.#dialect, order, 3 + 2 * n).map((phase) => {
+        const read = (inOrder: boolean, at: KeysetPhase['first']) =>
+          byIds ? precompile(idsOf(inOrder, at)) : rowsOf(idsOf(inOrder, at));
+        return {
+          nulls: phase.nulls,
+          first: read(false, phase.first),
+          after: read(false, phase.after),
+          inOrder: adaptive
+            ? { first: read(true, phase.first), after: read(true, phase.after) }
+            : undefined,
+        };
+      });
+    return {
+      page: pageOf(false),
+      count: precompile(count),
+      adaptive,
+      estimate,
+      byIds,
+      keys: keysOf(spec, order).length,
+      keyset: () => (keyset ??= compileKeyset()),
+    };
   }
 
   /**
@@ -643,9 +917,10 @@ class CamelRows extends CamelCasePlugin {
     const signature = columns.join(',');
     let build = this.#builders.get(signature);
     if (!build) {
-      const fields = columns.map(
-        (c) => `${JSON.stringify(this.camelCase(c))}: row[${JSON.stringify(c)}]`,
-      );
+      // A row's position (for the next cursor) is the list's, not the row's: left out.
+      const fields = columns
+        .filter((c) => !c.startsWith(POSITION_PREFIX))
+        .map((c) => `${JSON.stringify(this.camelCase(c))}: row[${JSON.stringify(c)}]`);
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above: trusted names only
       build = new Function('row', `return { ${fields.join(', ')} };`) as (
         row: Record<string, unknown>,
@@ -654,6 +929,62 @@ class CamelRows extends CamelCasePlugin {
     }
     return rows.map(build);
   }
+}
+
+/**
+ * How many matches of a keyword are counted exactly: the count stops past it and the total is
+ * estimated (the answer says `totalEstimated`). At ten million rows a 1 % word's exact count took
+ * about a second; counting to 10,000 takes a hundredth of that. Not below "Select all matching"'s
+ * most (10,000, the web app's MATCHING_MAX), which needs an exact count.
+ */
+export const EXACT_TOTAL_MAX = 10_000;
+/** How long an estimated total is answered again without counting (`Lists`). */
+export const ESTIMATE_TTL_MS = 30_000;
+/** Estimated totals kept at most (the oldest out first). */
+const MAX_ESTIMATES = 1_000;
+
+/**
+ * A keyword's total from a sample: `hits` matches among the newest `max` rows of a scope of
+ * `scope` rows, scaled, to two significant figures; never at or below what was counted exactly
+ * (more than `max`), never above the scope.
+ */
+export function estimateTotal(hits: number, scope: number, max: number): number {
+  const scaled = Number(((hits * scope) / Math.min(max, Math.max(1, scope))).toPrecision(2));
+  return Math.min(scope, Math.max(max + 1, scaled));
+}
+
+/**
+ * Whether a keyword's page walks the order index (keeping its matches) rather than sorting them:
+ * walking visits about reach × scope / total index entries; sorting looks up every match.
+ */
+function walksInOrder(
+  adaptive: NonNullable<Template['adaptive']>,
+  total: number,
+  scope: number,
+  query: PageQuery,
+): boolean {
+  const reach = (query.cursor ? 0 : query.offset) + query.limit;
+  return total * total * adaptive.walkVsLookup > reach * scope;
+}
+
+/** Folded statements by the two they fold (PostgreSQL names each text once per connection). */
+const folded = new Map<string, string>();
+
+/**
+ * `count` with `rider`'s row as more columns of its one row (nulls when the rider reads none):
+ * `rider`'s placeholders renumbered after `count`'s. Neither may name a column of the other.
+ */
+function foldInto(count: CompiledQuery, rider: CompiledQuery): CompiledQuery {
+  const key = `${count.sql}\u0000${rider.sql}`;
+  let sql = folded.get(key);
+  if (sql === undefined) {
+    const shift = count.parameters.length;
+    const renumbered = rider.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
+    sql = `select c.*, r.* from (${count.sql}) as c left join (${renumbered}) as r on true`;
+    if (folded.size >= 500) folded.clear();
+    folded.set(key, sql);
+  }
+  return { ...count, sql, parameters: [...count.parameters, ...rider.parameters] };
 }
 
 /** What a column sorts by: the column, or lower(column) for a caseless one (as indexed). */

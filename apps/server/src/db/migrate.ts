@@ -28,6 +28,7 @@ import { secondFactors } from './migrations/0023-second-factors.ts';
 import { recentProof } from './migrations/0024-recent-proof.ts';
 import { eventStreams } from './migrations/0025-event-streams.ts';
 import { idempotencyKeys } from './migrations/0026-idempotency-keys.ts';
+import { appsApi } from './migrations/0027-apps-api.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -58,6 +59,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0024-recent-proof': recentProof(d),
     '0025-event-streams': eventStreams(d),
     '0026-idempotency-keys': idempotencyKeys(d),
+    '0027-apps-api': appsApi(d),
   };
 }
 

@@ -57,6 +57,65 @@ export interface SessionTable {
   enrolmentOnly: ColumnType<boolean | number, boolean | undefined, boolean>;
   /** When the session last proved who it is: its sign-in, or `auth/reauth` since. */
   provedAt: Timestamp | null;
+  /** The app an end user's session belongs to (apps API); null for a back-office session. */
+  masterAppId: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The device an app named at sign-in. */
+  deviceName: ColumnType<string | null, string | null | undefined, string | null>;
+  platform: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The key a master app's calls of the apps API carry; a rotated one works until `retiresAt`. */
+export interface AppKeyTable {
+  key: string;
+  masterAppId: number;
+  createdAt: Timestamp;
+  retiresAt: Timestamp | null;
+}
+
+/** An app session's refresh tokens: the current one and those used (a used one ends it). */
+export interface AppRefreshTokenTable {
+  tokenHash: string;
+  sessionId: string;
+  createdAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+/** A one-time sign-in code sent to a phone number (apps API). */
+export interface OtpCodeTable {
+  id: Generated<number>;
+  masterAppId: number;
+  phoneNumber: string;
+  /** HMAC-SHA-256 (hex) of the code, keyed with the server's secret. */
+  codeHash: string;
+  ip: string;
+  tries: ColumnType<number, number | undefined, number>;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
+/** What an end user did in the content app. */
+export interface UserActivityTable {
+  id: Generated<number>;
+  accountId: number;
+  activity: Activity;
+  posterId: number | null;
+  detail: string | null;
+  ip: string | null;
+  device: string | null;
+  createdAt: Timestamp;
+}
+
+export interface PosterLikeTable {
+  accountId: number;
+  posterId: number;
+  createdAt: Timestamp;
+}
+
+export interface NotificationReadTable {
+  notificationId: number;
+  accountId: number;
+  readAt: Timestamp;
 }
 
 export interface TotpFactorTable {
@@ -117,6 +176,8 @@ export interface LoginHistoryTable {
   latitude: number | null;
   longitude: number | null;
   status: LoginDirection;
+  /** The device an app sign-in named, or a back-office sign-in's browser and system (null before #34). */
+  device: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
 }
 
@@ -304,6 +365,8 @@ export interface NotificationTable {
   desc: string;
   type: string;
   read: ColumnType<boolean | number, boolean | undefined, boolean>;
+  /** How many users read it (`notification_reads`), kept with them. */
+  readCount: ColumnType<number, number | undefined, number>;
   /** Media key. */
   logo: string | null;
   createdAt: Timestamp;
@@ -505,6 +568,12 @@ export interface Database {
   securitySettings: SecuritySettingsTable;
   eventStreams: EventStreamTable;
   idempotencyKeys: IdempotencyKeyTable;
+  appKeys: AppKeyTable;
+  appRefreshTokens: AppRefreshTokenTable;
+  otpCodes: OtpCodeTable;
+  userActivities: UserActivityTable;
+  posterLikes: PosterLikeTable;
+  notificationReads: NotificationReadTable;
 }
 
 export type Account = Selectable<AccountTable>;

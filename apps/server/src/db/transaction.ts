@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { checkDeadline, remainingMs } from '../http/deadline.ts';
+import { checkDeadline, graceDeadline, remainingMs } from '../http/deadline.ts';
+import { COMMIT_UNCONFIRMED_MESSAGE, PartUnavailable, databaseUnavailable } from '../http/parts.ts';
 import type { Db } from './connect.ts';
 import { isTransactionConflict } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -36,17 +37,31 @@ export async function inTransaction<DB, T>(
   for (let attempt = 1; ; attempt++) {
     // Each attempt's own list: a rolled-back attempt's callbacks are dropped with it.
     const callbacks: Array<() => void> = [];
-    let result: T;
+    let result!: T;
+    // Set once `work` is done and only the COMMIT is left: the transaction's id (PostgreSQL).
+    let committingTxid: string | undefined;
     try {
       result = await db.transaction().execute(async (trx) => {
         committing.set(trx, callbacks);
-        await boundByDeadline(trx);
-        const done = await work(trx);
+        const txid = await begin(trx);
+        result = await work(trx);
         // Past the request's deadline it answers 503: what it did must not commit.
         checkDeadline();
-        return done;
+        committingTxid = txid;
+        return result;
       });
     } catch (err) {
+      if (committingTxid !== undefined && mayHaveCommitted(err)) {
+        // The COMMIT was sent and its answer lost with the connection: it may have committed.
+        // Asked on another connection, so a change that was made never answers as failed.
+        const outcome = await commitOutcome(db, committingTxid);
+        if (outcome === 'committed') {
+          log.warn({ txid: committingTxid }, 'the commit’s answer was lost; it had committed');
+          for (const callback of callbacks) runCallback(callback, log);
+          return result;
+        }
+        throw outcome === 'aborted' ? err : new CommitUnconfirmed(err);
+      }
       if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
       const { code, message } = err as { code: string; message: string };
       log.warn({ code, attempt }, `transaction retried after a conflict: ${message}`);
@@ -60,16 +75,68 @@ export async function inTransaction<DB, T>(
 }
 
 /**
- * On PostgreSQL, a statement of the transaction is cancelled by the database once the request's
- * deadline passes (what is left of it, as the transaction's statement_timeout): one slow
- * statement cannot carry a request past it. Outside a request (the operator's tool) unbounded.
+ * The transaction's first statement on PostgreSQL: its id (to learn a lost COMMIT's outcome),
+ * and, in a request, what is left of the deadline as its statement_timeout, so the database
+ * cancels a statement once the deadline passes (one slow statement cannot carry a request past
+ * it). Outside a request (the operator's tool) unbounded. Nothing on SQLite (no connection to
+ * lose: a COMMIT there answers or throws).
  */
-async function boundByDeadline<DB>(trx: Kysely<DB>) {
+async function begin<DB>(trx: Kysely<DB>): Promise<string | undefined> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
   const left = remainingMs();
-  if (left === undefined || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`set local statement_timeout = ${sql.raw(String(Math.max(1, Math.floor(left))))}`.execute(
-    trx,
-  );
+  const timeout = left === undefined ? null : String(Math.max(1, Math.floor(left)));
+  const { rows } = await sql<{ txid: string }>`select txid_current()::text as txid, case
+    when ${timeout}::text is not null then set_config('statement_timeout', ${timeout}::text, true)
+    end as bound`.execute(trx);
+  return rows[0]!.txid;
+}
+
+/**
+ * Whether a failed COMMIT may have committed all the same: any error that says the database did
+ * not answer (a dropped connection, whatever its code: EPIPE and ECONNRESET as much as 08006).
+ * Asking is always right; `txid_status` is the one that knows.
+ */
+const mayHaveCommitted = (err: unknown) => databaseUnavailable(err) !== undefined;
+
+/** How long to wait between two questions about a lost COMMIT. */
+const OUTCOME_POLL_MS = 200;
+
+/**
+ * What became of transaction `txid` (PostgreSQL's `txid_status`), asked until it is known or
+ * the request's grace ends (`graceDeadline`: half its deadline again, for the rest of the request,
+ * so a change found committed is answered as done; 10 s outside a request). A transaction whose connection
+ * went before its COMMIT arrived is 'in progress' until the database notices, then aborted.
+ */
+async function commitOutcome<DB>(
+  db: Kysely<DB>,
+  txid: string,
+): Promise<'committed' | 'aborted' | undefined> {
+  const until = graceDeadline(10_000);
+  for (;;) {
+    try {
+      const { rows } = await sql<{
+        status: string | null;
+      }>`select txid_status(${txid}::bigint) as status`.execute(db);
+      const status = rows[0]?.status;
+      if (status === 'committed' || status === 'aborted') return status;
+      if (status === null || status === undefined) return undefined;
+    } catch {
+      // The database is still not answering: ask again.
+    }
+    if (Date.now() + OUTCOME_POLL_MS >= until) return undefined;
+    await sleep(OUTCOME_POLL_MS);
+  }
+}
+
+/**
+ * A change whose COMMIT's answer was lost, the database not answering long enough to tell
+ * whether it committed: 503, its Idempotency-Key kept as it is (a retry with it learns which).
+ */
+export class CommitUnconfirmed extends PartUnavailable {
+  constructor(cause: unknown) {
+    super('database', cause, COMMIT_UNCONFIRMED_MESSAGE);
+    this.name = 'CommitUnconfirmed';
+  }
 }
 
 /** The callbacks to run once each open transaction commits, by the transaction `work` got. */

@@ -17,7 +17,8 @@ import { API_BASE, MESSAGES, type PermissionKind } from '@master-admin/contract'
 import type { Db } from '../db/connect.ts';
 import type { ReadPool } from '../db/reads.ts';
 import type { ChangeWatch } from '../db/changes.ts';
-import { SessionLookup, type SignedIn } from '../auth/sessions.ts';
+import { SessionLookup, type Found, type SignedIn } from '../auth/sessions.ts';
+import { withRider, type Rider } from '../db/rider.ts';
 import { TokenReader } from '../auth/tokens.ts';
 import { HttpError, forbidden, unauthorized } from './errors.ts';
 
@@ -61,6 +62,11 @@ declare module 'fastify' {
     enrolment?: true;
     /** `true`: the session must have proved who it is recently (`requireRecentProof`). */
     recentProof?: true;
+    /**
+     * `true`: a GET whose handler reads a list page (`lists.page`) before it needs the caller's
+     * account: the access check's statement rides with the page's first read (db/rider.ts).
+     */
+    listPage?: true;
   }
   interface FastifyInstance {
     /** Every API route and its access rule, for the authorization matrix test and the docs. */
@@ -70,6 +76,11 @@ declare module 'fastify' {
      * (presence: VIEW on the area it names).
      */
     sessionLookup: SessionLookup;
+    /**
+     * A list call's access check, if it still waits for the list's read (the request failed
+     * before it, or answered without it): read and judged now, throwing 401 or 403.
+     */
+    settleDeferredAccess(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     /** The signed-in account; set on every route that is not public. */
@@ -126,16 +137,8 @@ export function registerAccessCheck(
   const sessions = new SessionLookup(database.db, database.lookups, database.changes);
   app.decorate('sessionLookup', sessions);
 
-  // One signature check per token (remembered), one indexed statement per call.
-  app.addHook('onRequest', async (request) => {
-    const rule = request.routeOptions.config.access;
-    if (!rule || rule.kind === 'public') return;
-    const header = request.headers.authorization;
-    if (!header) throw unauthorized(MESSAGES.notSignedIn);
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const sessionId = match?.[1] ? await tokens.sessionOf(match[1]) : undefined;
-    const need = rule.kind === 'menu' ? rule : undefined;
-    const found = sessionId ? await sessions.find(sessionId, need) : undefined;
+  /** Lets `request` in on `found` (its session's account and grant), or throws 401 or 403. */
+  const admit = (request: FastifyRequest, rule: Access, found: Found | undefined) => {
     if (!found) throw unauthorized(MESSAGES.sessionExpired);
     const { account } = found;
     request.account = account;
@@ -146,5 +149,70 @@ export function registerAccessCheck(
       if (rule.kind === 'superAdmin' || !found.granted) throw forbidden();
     }
     if (request.routeOptions.config.recentProof) requireRecentProof(request);
+  };
+
+  /**
+   * One signature check per token (remembered), one indexed statement per call; on a list call
+   * (`config.listPage`) the statement rides with the list's first read (db/rider.ts) and the
+   * request is let in or refused once it has been read, before anything is answered.
+   */
+  const check = async (request: FastifyRequest): Promise<Rider | undefined> => {
+    const rule = request.routeOptions.config.access;
+    if (!rule || rule.kind === 'public') return undefined;
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized(MESSAGES.notSignedIn);
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const sessionId = match?.[1] ? await tokens.sessionOf(match[1]) : undefined;
+    if (!sessionId) throw unauthorized(MESSAGES.sessionExpired);
+    const need = rule.kind === 'menu' ? rule : undefined;
+    const kept = sessions.kept(sessionId, need);
+    if (kept.hit) {
+      admit(request, rule, kept.found);
+      return undefined;
+    }
+    if (!request.routeOptions.config.listPage) {
+      const [rows = []] = await database.lookups.run([kept.read]);
+      admit(request, rule, kept.judge(rows[0]));
+      return undefined;
+    }
+    const deferred = {
+      read: kept.read,
+      settle: (row: Record<string, unknown> | undefined) => {
+        if (deferredAccess.get(request) !== deferred) return;
+        deferredAccess.delete(request);
+        admit(request, rule, kept.judge(row));
+      },
+    };
+    deferredAccess.set(request, deferred);
+    return deferred;
+  };
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    check(request).then(
+      (rider) => (rider ? withRider(rider, () => done()) : done()),
+      (err: unknown) => done(err as Error),
+    );
   });
+
+  // A list call whose handler answered without reading its list: checked now, before it answers.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.listPage) return;
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      const answer: unknown = await handler.call(this, request, reply);
+      await settleDeferredAccess(request);
+      return answer;
+    };
+  });
+
+  app.decorate('settleDeferredAccess', settleDeferredAccess);
+  async function settleDeferredAccess(request: FastifyRequest) {
+    const deferred = deferredAccess.get(request);
+    if (!deferred) return;
+    const [rows = []] = await database.lookups.run([deferred.read]);
+    deferred.settle(rows[0]);
+  }
 }
+
+/** A list call's access check waiting for the list's first read, by request. */
+const deferredAccess = new WeakMap<FastifyRequest, Rider>();

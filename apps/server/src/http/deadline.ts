@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import { DEADLINE_MESSAGE, PartUnavailable } from './parts.ts';
 
-type Deadline = { until: number; ms: number };
+type Deadline = { until: number; ms: number; graced?: true };
 
 const current = new AsyncLocalStorage<Deadline>();
 
@@ -21,9 +21,12 @@ export const deadlinePassed = (cause?: unknown) =>
 
 /** Gives each request its deadline, `ms` from its start. */
 export function registerDeadline(app: FastifyInstance, ms: number) {
-  app.addHook('onRequest', (_request, _reply, done) => {
-    current.run({ until: Date.now() + ms, ms }, done);
-  });
+  app.addHook('onRequest', (_request, _reply, done) => withDeadline(ms, done));
+}
+
+/** Runs `work` as a request does: its statements bound by a deadline `ms` from now. */
+export function withDeadline<T>(ms: number, work: () => T): T {
+  return current.run({ until: Date.now() + ms, ms }, work);
 }
 
 /** What is left of the current request's deadline (ms), or undefined outside a request. */
@@ -42,4 +45,20 @@ export function checkDeadline(): void {
 export function restartDeadline(): void {
   const deadline = current.getStore();
   if (deadline) deadline.until = Date.now() + deadline.ms;
+}
+
+/**
+ * Gives the current request half its deadline again (below the proxy's read timeout, which is
+ * above twice the deadline's default), for the rest of the request: once, to learn the outcome of
+ * a COMMIT whose answer was lost and then answer it, so a change that was made never answers as
+ * failed. Answers when that grace ends; outside a request, `outsideMs` from now.
+ */
+export function graceDeadline(outsideMs: number): number {
+  const deadline = current.getStore();
+  if (!deadline) return Date.now() + outsideMs;
+  if (!deadline.graced) {
+    deadline.until += deadline.ms / 2;
+    deadline.graced = true;
+  }
+  return deadline.until;
 }

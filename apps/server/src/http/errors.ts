@@ -101,10 +101,18 @@ const FASTIFY_STATUS: Record<string, [number, string]> = {
 
 export async function handleError(
   this: FastifyInstance,
-  err: FastifyError,
+  thrown: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  let err = thrown;
+  // A list call that failed before its access check was read (a bad query, say): a caller who
+  // may not make it learns that, not what else was wrong.
+  try {
+    await this.settleDeferredAccess(request);
+  } catch (refusal) {
+    err = refusal as FastifyError;
+  }
   // A stale change says what the row is now: read once its transaction has rolled back.
   const described = err instanceof HttpError ? await err.describe(request) : err;
   const body = failure(described as FastifyError, request, reply);

@@ -25,7 +25,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { API_BASE, IDEMPOTENCY_KEY, MESSAGES, errorResponse } from '@master-admin/contract';
+import { IDEMPOTENCY_KEY, MESSAGES, errorResponse, isApiPath } from '@master-admin/contract';
 import type { Db } from '../db/connect.ts';
 import { now } from '../db/dialect.ts';
 import { HttpError, invalidField } from './errors.ts';
@@ -76,7 +76,7 @@ function keyOf(request: FastifyRequest): string | undefined {
 
 /** Whether `request` is a change call of the API (`keepAnswer` aside). */
 const isChange = (request: FastifyRequest) =>
-  MUTATING.has(request.method) && (request.routeOptions.url ?? '').startsWith(`${API_BASE}/`);
+  MUTATING.has(request.method) && isApiPath(request.routeOptions.url ?? '');
 
 /**
  * JSON with every object's keys sorted: equal values give equal text, whatever the key order (a
@@ -312,7 +312,7 @@ const RUNNING_ANSWER = errorResponse.meta({
 
 /** Whether a route is a change call of the API, and so takes the header. */
 function takesKey(route: { url: string; method: string | string[] }) {
-  return route.url.startsWith(`${API_BASE}/`) && [route.method].flat().some((m) => MUTATING.has(m));
+  return isApiPath(route.url) && [route.method].flat().some((m) => MUTATING.has(m));
 }
 
 /**
@@ -362,8 +362,9 @@ export function registerIdempotency(app: FastifyInstance, options: { secret: Uin
     if (!isChange(request) || request.routeOptions.config.keepAnswer === false) return;
     const key = keyOf(request);
     if (key === undefined) return;
-    const isPublic = request.routeOptions.config.access?.kind === 'public';
-    const accountId = isPublic ? 0 : request.account.id;
+    // Calls made without a session (the back-office's public ones, the apps API's key-only
+    // ones) share account 0.
+    const accountId = request.account?.id ?? 0;
     const outcome = await keys.claim(accountId, key, fingerprintOf(request, options.secret));
     switch (outcome.kind) {
       case 'claimed':

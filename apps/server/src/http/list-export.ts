@@ -15,7 +15,9 @@ import type { Access } from './access.ts';
 import { BOM, csvHeader, csvLines, titledColumns } from './csv.ts';
 
 /** A list call's query: the contract's `listQuery` extended with the area's filters and sort. */
-type ListQuerySchema = z.ZodObject<{ limit: z.ZodType; offset: z.ZodType } & z.ZodRawShape>;
+type ListQuerySchema = z.ZodObject<
+  { limit: z.ZodType; offset: z.ZodType; cursor: z.ZodType } & z.ZodRawShape
+>;
 
 export type ListExport<O, P extends z.ZodObject | undefined> = {
   /** The list's rows (its `defineList`). */
@@ -63,7 +65,7 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
         tags: options.tags,
         summary: `Exports the ${options.what} as CSV: every row the list answers for the same filters, keyword and sort`,
         description:
-          'Takes the list call’s query without `limit` and `offset`, and answers all the ' +
+          'Takes the list call’s query without `limit`, `offset` and `cursor`, and answers all the ' +
           'matching rows in the list’s order, streamed (no row limit): UTF-8 with a byte-order ' +
           `mark, a header row of the columns' titles (${Object.values(options.titles)
             .filter((t) => t !== null)
@@ -72,7 +74,7 @@ export function registerListExport<O, P extends z.ZodObject | undefined = undefi
           'leading apostrophe so that spreadsheets do not run it as a formula. Same access as ' +
           'the list.',
         ...(options.params ? { params: options.params } : {}),
-        querystring: options.querystring.omit({ limit: true, offset: true }),
+        querystring: options.querystring.omit({ limit: true, offset: true, cursor: true }),
         response: {
           200: {
             description: `The rows as CSV, an attachment named ${options.file}-YYYY-MM-DD.csv`,

@@ -5,23 +5,28 @@
  * the media store are named where they are called (they share error codes with the database's:
  * a refused connection is ECONNREFUSED for all three); the database's are recognised here.
  */
-export type Part = 'database' | 'redis' | 'bucket' | 'disk';
+export type Part = 'database' | 'redis' | 'bucket' | 'disk' | 'sms';
 
 const MESSAGES: Record<Part, string> = {
   database: 'The database is not answering; try again shortly',
   redis: 'Redis (sign-in counts) is not answering; try again shortly',
   bucket: 'The media store is not answering; try again shortly',
   disk: 'The server’s disk is full; try again shortly',
+  sms: 'The SMS gateway is not answering; try again shortly',
 };
 
 /** A request past its deadline, or a statement the database cancelled for it (http/deadline.ts). */
 export const DEADLINE_MESSAGE =
   'The request took longer than the server allows; nothing was changed; try again shortly';
+/** A COMMIT sent and its answer lost, the database not answering long enough to tell. */
+export const COMMIT_UNCONFIRMED_MESSAGE =
+  'The database stopped answering as the change was saved, and could not be asked whether it ' +
+  'was; send it again with the same Idempotency-Key to learn which';
 /** A row or table another transaction holds longer than a lock may be waited for. */
 const LOCKED_MESSAGE = 'The database is busy with these rows; try again shortly';
 
 /** How long a client should wait before trying again, by part (seconds). */
-const RETRY_AFTER: Record<Part, number> = { database: 5, redis: 5, bucket: 5, disk: 30 };
+const RETRY_AFTER: Record<Part, number> = { database: 5, redis: 5, bucket: 5, disk: 30, sms: 30 };
 
 export class PartUnavailable extends Error {
   readonly part: Part;

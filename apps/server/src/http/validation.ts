@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { API_BASE } from '@master-admin/contract';
+import { isApiPath } from '@master-admin/contract';
 
 /**
  * A route of the API that declares no query takes none: a query key is refused with 400 naming
@@ -14,7 +14,7 @@ import { API_BASE } from '@master-admin/contract';
  */
 export function refuseUndeclaredQueries(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(API_BASE) || route.schema?.querystring) return;
+    if (!isApiPath(route.url) || route.schema?.querystring) return;
     route.schema = { ...route.schema, querystring: z.strictObject({}) };
   });
 }

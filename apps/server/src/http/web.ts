@@ -98,6 +98,7 @@ function servedByWebApp(path: string): boolean {
     path !== API_BASE &&
     !path.startsWith('/media/') &&
     !path.startsWith('/api/docs') &&
+    !path.startsWith('/api/app/') &&
     path.replace(/\/+$/, '') !== METRICS_PATH
   );
 }

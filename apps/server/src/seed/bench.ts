@@ -2,11 +2,15 @@
  * Bulk rows for benchmarks: `npm run admin -- seed-bench --area banners --rows 1000000`. Each area
  * that grows to millions of rows registers a generator here; `npm run bench` loads it, then
  * measures its list. Rows go in through the same triggers as any write, in large batches (one
- * prepared statement in big transactions on SQLite, `unnest` arrays on PostgreSQL), so the counts
- * and search indexes they feed are right when the load ends.
+ * prepared statement in big transactions on SQLite, COPY on PostgreSQL), so the counts and search
+ * indexes they feed are right when the load ends.
  */
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { createMasterApp } from '../features/master-apps/lookup.ts';
 import { AUDIT_BENCH_AREA } from './bench-audit.ts';
@@ -158,18 +162,67 @@ export type RandomSource = ReturnType<typeof randomSource>;
 type Column = { name: string; pgType: string };
 
 /**
+ * Where a seed writes: the database, and on PostgreSQL its connection string, on which
+ * `bulkInsert` opens a client of its own for COPY (the handle's pools are Kysely's and the list
+ * readers', which hand out no raw client).
+ */
+export interface BenchDatabase {
+  handle: DatabaseHandle;
+  pgUrl?: string;
+  /** Rows per COPY statement on PostgreSQL (COPY_ROWS by default). */
+  copyRows?: number;
+}
+
+/** Hears a table's progress: `done` of `total` rows are in. */
+export type BenchProgress = (table: string, done: number, total: number) => void;
+
+/**
+ * Rows per COPY statement: each statement's triggers then update `list_counts` and the search
+ * tables once from its transition table. Measured on 400,000 audit entries (2026-11-30, a busy
+ * 2-core machine): 10,000 a statement 26,500–30,500 rows/s, 200,000 44,500, a million 32,500.
+ */
+export const COPY_ROWS = 200_000;
+
+/**
+ * One value in COPY's text format: NULL as `\N`; a backslash, tab, newline and carriage return
+ * escaped (so no value can end a row or the data); dates as ISO strings; booleans as t / f.
+ */
+export function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== 'string') throw new Error(`no COPY text for ${typeof value}`);
+  const text = value;
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, escapeCopy) : text;
+}
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+};
+const escapeCopy = (c: string) => COPY_ESCAPES[c]!;
+
+/**
  * Inserts `count` generated rows into `table` (snake_case), `row(i)` giving each one's values in
- * the order of `columns`, in batches; `progress` hears how many are in.
+ * the order of `columns`: on SQLite through one prepared statement in transactions of 20,000 rows,
+ * on PostgreSQL streamed by `COPY … FROM STDIN` (text format), COPY_ROWS a statement, each in its
+ * own transaction. Both go through the same triggers as any write (COPY fires the statement
+ * triggers with their transition tables), so kept counts and search indexes are right when it
+ * returns; a second load adds rows. `progress` hears how many are in.
  */
 export async function bulkInsert(
-  handle: DatabaseHandle,
+  target: BenchDatabase,
   table: string,
   columns: readonly Column[],
   count: number,
   row: (i: number) => unknown[],
   progress: (done: number) => void = () => {},
 ): Promise<void> {
+  const { handle } = target;
   const names = columns.map((c) => c.name).join(', ');
+  progress(0);
   if (handle.sqlite) {
     const insert = handle.sqlite.prepare(
       `insert into ${table} (${names}) values (${columns.map(() => '?').join(', ')})`,
@@ -183,17 +236,36 @@ export async function bulkInsert(
     }
     return;
   }
-  const statement =
-    `insert into ${table} (${names}) select * from unnest(` +
-    columns.map((c, i) => `$${i + 1}::${c.pgType}[]`).join(', ') +
-    ')';
-  for (let from = 0; from < count; from += 10_000) {
-    const to = Math.min(count, from + 10_000);
-    const arrays: unknown[][] = columns.map(() => []);
-    for (let i = from; i < to; i++) row(i).forEach((v, c) => arrays[c]!.push(v));
-    await handle.db.executeQuery(CompiledQuery.raw(statement, arrays));
-    progress(to);
+  if (!target.pgUrl) throw new Error('bulkInsert on PostgreSQL needs the connection string');
+  const client = new pg.Client({ connectionString: target.pgUrl, options: '-c TimeZone=UTC' });
+  await client.connect();
+  try {
+    const perStatement = target.copyRows ?? COPY_ROWS;
+    for (let from = 0; from < count; from += perStatement) {
+      const to = Math.min(count, from + perStatement);
+      const stream = client.query(copyFrom(`copy ${table} (${names}) from stdin`));
+      await pipeline(Readable.from(copyLines(row, from, to)), stream);
+      progress(to);
+    }
+  } finally {
+    await client.end();
   }
+}
+
+/** Rows `from` … `to` as lines of COPY's text format, about 64 kB at a time. */
+function* copyLines(row: (i: number) => unknown[], from: number, to: number): Generator<string> {
+  let chunk = '';
+  for (let i = from; i < to; i++) {
+    const values = row(i);
+    let line = copyText(values[0]);
+    for (let c = 1; c < values.length; c++) line += `\t${copyText(values[c])}`;
+    chunk += `${line}\n`;
+    if (chunk.length >= 65_536) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
 }
 
 /** Brings the planner's statistics (and PostgreSQL's visibility map) up to date after a load. */
@@ -220,9 +292,18 @@ async function benchApps(handle: DatabaseHandle): Promise<number[]> {
   return ids;
 }
 
-/** A content key of a media file that need not exist (lists never read the files). */
+let keysMade = 0;
+/**
+ * A content key of a media file that need not exist (lists never read the files). It starts with
+ * the time and a count, so keys reach their index in order: random keys wrote all over an index
+ * far larger than PostgreSQL's buffers (ten million user images loaded at 13,301 rows/s, where a
+ * million loaded at 37,422).
+ */
 function fakeKey(folder: string): string {
-  const hash = randomBytes(32).toString('hex');
+  const hash =
+    Date.now().toString(16).padStart(12, '0') +
+    (keysMade++).toString(16).padStart(10, '0') +
+    randomBytes(21).toString('hex');
   return `${folder}/${hash.slice(0, 2)}/${hash}.webp`;
 }
 
@@ -233,10 +314,20 @@ function timeline(count: number, spanDays = 730) {
   return (i: number) => new Date(end - (count - i) * step).toISOString();
 }
 
+/** How many rows a seed adds. */
+export interface BenchSizes {
+  /** The area's own rows: users, banners, posters, audit entries. */
+  rows: number;
+  /** Users: login-history rows (default `rows`). */
+  historyRows?: number;
+  /** Users: wallet rows (default `rows`). */
+  walletRows?: number;
+}
+
 export interface BenchArea {
   description: string;
-  /** Adds `rows` rows; `progress` hears how many are in. */
-  seed(handle: DatabaseHandle, rows: number, progress: (done: number) => void): Promise<void>;
+  /** Adds the rows `sizes` asks for; `progress` hears each table's. */
+  seed(target: BenchDatabase, sizes: BenchSizes, progress: BenchProgress): Promise<void>;
 }
 
 /** Rows `table` holds whose `name` is one of `names`, created when missing; their ids by name. */
@@ -299,14 +390,18 @@ const ACTIVITY_CHOICES = ['REGISTER', 'LOGIN', 'LIKE', 'SHARED', 'POST', 'FOLLOW
 
 /**
  * End users over the bench apps (names of a bench word and a surname, so each word names about
- * 1 % of them), with their details, and as many numbered images, wallet rows and login-history
- * rows again: the oldest users have none, the newest the most (as active accounts do).
+ * 1 % of them), with their details, numbered images, wallet rows and login-history rows
+ * (`addUserRows`): the older nine tenths have none (as inactive accounts).
  */
 async function seedUsers(
-  handle: DatabaseHandle,
-  rows: number,
-  progress: (done: number) => void,
+  target: BenchDatabase,
+  sizes: BenchSizes,
+  progress: BenchProgress,
 ): Promise<void> {
+  const { handle } = target;
+  const { rows } = sizes;
+  const historyRows = sizes.historyRows ?? rows;
+  const walletRows = sizes.walletRows ?? rows;
   const apps = await benchApps(handle);
   const rng = randomSource();
   const at = timeline(rows);
@@ -318,7 +413,7 @@ async function seedUsers(
   // Numbers above every earlier one (ids only grow), so a second load never repeats one.
   const phone = (i: number) => `7${String(after + i + 1).padStart(9, '0')}`;
   await bulkInsert(
-    handle,
+    target,
     'accounts',
     [
       { name: 'role', pgType: 'text' },
@@ -347,22 +442,52 @@ async function seedUsers(
       at(i),
       at(i),
     ],
-    (done) => progress(Math.floor(done / 4)),
+    (done) => progress('accounts', done, rows),
   );
-  const ids = (
-    await handle.db
-      .selectFrom('accounts')
-      .select('id')
-      .where('role', '=', 'USER')
-      .where('id', '>', after)
-      .orderBy('id')
-      .execute()
-  ).map((r) => r.id);
+  const ids = await newUserIds(handle, after, rows);
+  await addUserRows(target, ids, { rows, historyRows, walletRows }, progress, rng);
+}
+
+/**
+ * Deals `count` rows to `owners` owners, one owner's rows after another: row j is the `nth` of
+ * the `of` rows of owner `owner` (0 … owners - 1). Each holds count / owners, the last ones one
+ * more when it does not divide.
+ */
+function dealt(count: number, owners: number) {
+  const base = Math.floor(count / owners);
+  const plain = (owners - (count % owners)) * base;
+  return (j: number) =>
+    j < plain
+      ? { owner: Math.floor(j / base), nth: j % base, of: base }
+      : {
+          owner: owners - (count % owners) + Math.floor((j - plain) / (base + 1)),
+          nth: (j - plain) % (base + 1),
+          of: base + 1,
+        };
+}
+
+/**
+ * What users own, for `ids` (users loaded already, oldest first): their details; `rows` numbered
+ * images, `walletRows` wallet rows and `historyRows` login-history rows over the newest tenth of
+ * them. Each user's rows come one after another (its images numbered 1.. of each kind, its wallet
+ * and login-history rows spread over two years, oldest first), so the tables' (account, …) indexes
+ * are written in order: dealt to the users in turn, each round of rows wrote to every page of
+ * those indexes, and at tens of millions of rows (indexes of gigabytes against PostgreSQL's 128 MB
+ * of buffers) the load ran at a fraction of its rate.
+ */
+export async function addUserRows(
+  target: BenchDatabase,
+  ids: Int32Array,
+  sizes: Required<BenchSizes>,
+  progress: BenchProgress,
+  rng: RandomSource = randomSource(),
+): Promise<void> {
+  const { handle } = target;
+  const { rows, historyRows, walletRows } = sizes;
   const n = ids.length;
-  const newest = (k: number) => ids[n - 1 - (k % n)]!;
   const now = new Date().toISOString();
   await bulkInsert(
-    handle,
+    target,
     'user_details',
     [
       { name: 'account_id', pgType: 'int' },
@@ -372,12 +497,20 @@ async function seedUsers(
     ],
     n,
     (i) => [ids[i], rng.int(4) === 0 ? 'Shop owner' : null, now, now],
+    (done) => progress('user_details', done, n),
   );
-  progress(Math.floor(rows / 2));
-  // Image j: the (j / 3)-th newest user's kind j % 3, numbers 1.. as the user gets more.
-  const perKind = Math.max(1, Math.floor(n / 10));
+  // The newest tenth own the images, wallet and login-history rows, oldest owner first.
+  const owners = Math.max(1, Math.floor(n / 10));
+  const owner = (k: number) => ids[n - owners + k]!;
+  const end = Date.now();
+  const span = 730 * 86_400_000;
+  /** The `nth` of an owner's `of` rows over the last two years (owners a little apart). */
+  const when = ({ owner: k, nth, of }: { owner: number; nth: number; of: number }) =>
+    new Date(end - span + ((nth + ((k * 0.6180339887498949) % 1)) / of) * span).toISOString();
+  const image = dealt(rows, owners);
+  if (Math.ceil(rows / owners) > 3 * 999) throw new Error('more images than a user can number');
   await bulkInsert(
-    handle,
+    target,
     'user_images',
     [
       { name: 'account_id', pgType: 'int' },
@@ -390,22 +523,23 @@ async function seedUsers(
     ],
     rows,
     (j) => {
-      const kind = IMAGE_KINDS[j % 3]!;
-      const user = Math.floor(j / 3);
+      const { owner: k, nth } = image(j);
+      const kind = IMAGE_KINDS[nth % 3]!;
       return [
-        newest(user % perKind),
+        owner(k),
         kind,
-        1 + Math.floor(user / perKind),
+        1 + Math.floor(nth / 3),
         kind === 'self' ? (rng.int(2) ? 'LEFT' : 'RIGHT') : null,
         fakeKey('user-images'),
         now,
         now,
       ];
     },
+    (done) => progress('user_images', done, rows),
   );
-  const tenth = Math.max(1, Math.floor(n / 10));
+  const wallet = dealt(walletRows, owners);
   await bulkInsert(
-    handle,
+    target,
     'wallets',
     [
       { name: 'account_id', pgType: 'int' },
@@ -415,23 +549,27 @@ async function seedUsers(
       { name: 'feed', pgType: 'text' },
       { name: 'created_at', pgType: 'timestamptz' },
     ],
-    rows,
-    (j) => [
-      newest(j % tenth),
-      1 + rng.int(100),
-      rng.pick(ACTIVITY_CHOICES),
-      rng.weighted([
-        ['DEPOSIT', 8],
-        ['WITHDRAW', 1],
-        ['FINED', 1],
-      ]),
-      `${rng.pick(BENCH_WORDS)} reward ${j}`,
-      at(j),
-    ],
+    walletRows,
+    (j) => {
+      const dealtTo = wallet(j);
+      return [
+        owner(dealtTo.owner),
+        1 + rng.int(100),
+        rng.pick(ACTIVITY_CHOICES),
+        rng.weighted([
+          ['DEPOSIT', 8],
+          ['WITHDRAW', 1],
+          ['FINED', 1],
+        ]),
+        `${rng.pick(BENCH_WORDS)} reward ${j}`,
+        when(dealtTo),
+      ];
+    },
+    (done) => progress('wallets', done, walletRows),
   );
-  progress(Math.floor((rows * 3) / 4));
+  const history = dealt(historyRows, owners);
   await bulkInsert(
-    handle,
+    target,
     'login_history',
     [
       { name: 'account_id', pgType: 'int' },
@@ -439,15 +577,18 @@ async function seedUsers(
       { name: 'status', pgType: 'text' },
       { name: 'created_at', pgType: 'timestamptz' },
     ],
-    rows,
-    (j) => [
-      newest(j % tenth),
-      `10.${rng.int(256)}.${rng.int(256)}.${1 + rng.int(254)}`,
-      j % 2 ? 'OUT' : 'IN',
-      at(j),
-    ],
+    historyRows,
+    (j) => {
+      const dealtTo = history(j);
+      return [
+        owner(dealtTo.owner),
+        `10.${rng.int(256)}.${rng.int(256)}.${1 + rng.int(254)}`,
+        j % 2 ? 'OUT' : 'IN',
+        when(dealtTo),
+      ];
+    },
+    (done) => progress('login_history', done, historyRows),
   );
-  progress(rows);
   await analyze(handle, [
     'accounts',
     'user_details',
@@ -461,6 +602,35 @@ async function seedUsers(
   ]);
 }
 
+/**
+ * The ids of the users a load added (those above `after`), in order, read a million at a time
+ * into one typed array (ten million rows as objects would take gigabytes).
+ */
+async function newUserIds(handle: DatabaseHandle, after: number, expected: number) {
+  let ids = new Int32Array(expected);
+  let n = 0;
+  let last = after;
+  for (;;) {
+    const page = await handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('role', '=', 'USER')
+      .where('id', '>', last)
+      .orderBy('id')
+      .limit(1_000_000)
+      .execute();
+    if (page.length === 0) break;
+    if (n + page.length > ids.length) {
+      const bigger = new Int32Array(n + page.length);
+      bigger.set(ids.subarray(0, n));
+      ids = bigger;
+    }
+    for (const r of page) ids[n++] = r.id;
+    last = page[page.length - 1]!.id;
+  }
+  return ids.subarray(0, n);
+}
+
 export const BENCH_AREAS: Record<string, BenchArea> = {
   users: {
     description:
@@ -470,12 +640,13 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
   },
   banners: {
     description: `banners over ${BENCH_APPS} master apps; each link names one of ${BENCH_WORDS.length} words`,
-    async seed(handle, rows, progress) {
+    async seed(target, { rows }, progress) {
+      const { handle } = target;
       const apps = await benchApps(handle);
       const rng = randomSource();
       const at = timeline(rows);
       await bulkInsert(
-        handle,
+        target,
         'banners',
         [
           { name: 'master_app_id', pgType: 'int' },
@@ -506,7 +677,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           at(i),
           at(i),
         ],
-        progress,
+        (done) => progress('banners', done, rows),
       );
       await analyze(handle, [
         'banners',
@@ -519,7 +690,8 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
     description:
       `posters over ${BENCH_APPS} master apps, ${BENCH_WORDS.length} categories and ` +
       `${BENCH_WORDS.length} special days named after the bench words (60 % have one)`,
-    async seed(handle, rows, progress) {
+    async seed(target, { rows }, progress) {
+      const { handle } = target;
       const apps = await benchApps(handle);
       const categories = await namedRows(
         handle,
@@ -545,7 +717,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
         .executeTakeFirstOrThrow();
       const firstId = Number(before.max ?? 0) + 1;
       await bulkInsert(
-        handle,
+        target,
         'posters',
         [
           { name: 'master_app_id', pgType: 'int' },
@@ -586,7 +758,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           at(i),
           at(i),
         ],
-        progress,
+        (done) => progress('posters', done, rows),
       );
       // Downloads per day, as the content app records them: each poster on the day it was made
       // and three days later (the newest few days' second rows fall after today, which no trend
@@ -594,7 +766,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
       const dayOf = (i: number, later: number) =>
         new Date(Date.parse(at(i)) + later * 86_400_000).toISOString().slice(0, 10);
       await bulkInsert(
-        handle,
+        target,
         'poster_downloads',
         [
           { name: 'poster_id', pgType: 'int' },
@@ -603,6 +775,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
         ],
         rows * 2,
         (i) => [firstId + (i >> 1), dayOf(i >> 1, i % 2 === 0 ? 0 : 3), 1 + rng.int(50)],
+        (done) => progress('poster_downloads', done, rows * 2),
       );
       // The kept downloads the top lists read (migration 0017), filled by the triggers: their
       // statistics, and on PostgreSQL the visibility map their index-only scans need.

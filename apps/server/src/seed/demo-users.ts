@@ -228,6 +228,7 @@ export async function seedUsers(
               latitude: null,
               longitude: null,
               status: 'IN' as const,
+              device: DEVICES[u % DEVICES.length]!,
               createdAt: inAt,
             },
             {
@@ -236,11 +237,27 @@ export async function seedUsers(
               latitude: null,
               longitude: null,
               status: 'OUT' as const,
+              device: DEVICES[u % DEVICES.length]!,
               createdAt: new Date(
                 Math.min(Date.now() - 1000, Date.parse(inAt) + 1_800_000),
               ).toISOString(),
             },
           ]),
+        )
+        .execute();
+      // What the apps API records of the same visits: the sign-up, then each sign-in.
+      await trx
+        .insertInto('userActivities')
+        .values(
+          [joined, ...visits].map((when, i) => ({
+            accountId: id,
+            activity: i === 0 ? ('REGISTER' as const) : ('LOGIN' as const),
+            posterId: null,
+            detail: null,
+            ip: null,
+            device: DEVICES[u % DEVICES.length]!,
+            createdAt: when,
+          })),
         )
         .execute();
     });
@@ -252,6 +269,15 @@ export async function seedUsers(
 
   await seedNotifications(db, media, options);
 }
+
+/** The phones the demo's users sign in from, as the apps API names a device. */
+const DEVICES = [
+  'Redmi Note 13 (android)',
+  'Galaxy A15 (android)',
+  'iPhone 13 (ios)',
+  'Pixel 8 (android)',
+  'vivo Y28 (android)',
+];
 
 /** Notifications: to every user of an app, and a few to one user. */
 async function seedNotifications(

@@ -83,14 +83,16 @@ export type Params = Pick<
   matching?: ListSource | undefined;
   /** What others do in the list's area (useList gives it for a list with an `area`). */
   live?: LiveRows | undefined;
+  /** The server estimated the total (a keyword matching more than 10,000 rows). */
+  totalEstimated?: boolean | undefined;
 };
 
-/** `1–20 of 1,234`: the rows shown and how many match. */
-export function rangeText(page: number, limit: number, total: number): string {
+/** `1–20 of 1,234`: the rows shown and how many match (`of about 99,000` when estimated). */
+export function rangeText(page: number, limit: number, total: number, estimated = false): string {
   if (total === 0) return '0 of 0';
   const first = (page - 1) * limit + 1;
-  const last = Math.min(total, page * limit);
-  return `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)}`;
+  const last = estimated ? page * limit : Math.min(total, page * limit);
+  return `${formatNumber(first)}–${formatNumber(last)} of ${estimated ? 'about ' : ''}${formatNumber(total)}`;
 }
 
 /**
@@ -367,6 +369,7 @@ export function DataTable<Row>(props: {
                 </Button>
               ) : (
                 <Text size="sm" c="dimmed">
+                  {params.totalEstimated ? 'About ' : ''}
                   {formatNumber(total)} match: narrow the search to act on them all (at most{' '}
                   {formatNumber(MATCHING_MAX)})
                 </Text>
@@ -456,7 +459,7 @@ export function DataTable<Row>(props: {
       <Group justify="space-between" p="sm" gap="sm" wrap="wrap">
         <Group gap="sm" wrap="wrap">
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-range">
-            {rangeText(params.page, params.limit, total)}
+            {rangeText(params.page, params.limit, total, params.totalEstimated)}
           </Text>
           {params.download && <ExportButton download={params.download} total={props.total} />}
         </Group>

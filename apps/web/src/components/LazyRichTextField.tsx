@@ -19,7 +19,13 @@ export function LazyRichTextField(props: ComponentProps<typeof Field>) {
           required={props.required}
           description={props.description}
         >
-          <Skeleton h={250} mt={4} radius="sm" aria-label={`Loading the ${props.label} editor`} />
+          <Skeleton
+            h={250}
+            mt={4}
+            radius="sm"
+            role="status"
+            aria-label={`Loading the ${props.label} editor`}
+          />
         </Input.Wrapper>
       }
     >

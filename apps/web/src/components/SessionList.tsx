@@ -9,9 +9,12 @@ export const SIGN_IN_METHODS: Record<string, string> = {
   totp: 'Password and authenticator app',
   recovery: 'Password and recovery code',
   passkey: 'Passkey',
+  // An end user's sign-in to the content app (apps API).
+  otp: 'Code sent to the phone',
 };
 
-const PHONE_DEVICE = /\b(iPhone|iPad|Android|Mobile)\b/i;
+// A browser's user agent names its system; a content app names its platform (android, ios).
+const PHONE_DEVICE = /\b(iPhone|iPad|Android|iOS|Mobile)\b/i;
 
 /**
  * An account's signed-in sessions, one line each: the device, its address, when it signed in and

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Text } from '@mantine/core';
+import { Text, getDefaultZIndex } from '@mantine/core';
 import { modals } from '@mantine/modals';
 
 /**
@@ -12,6 +12,13 @@ export function confirmAction(options: {
   confirmLabel: string;
   danger?: boolean;
   onConfirm: () => unknown;
+  /** Runs when the question closes, whatever the answer. */
+  onClose?: () => void;
+  /**
+   * Asked over an open dialog: shown above it. That dialog must stop trapping focus and Esc until
+   * `onClose` (both listen on the document, and would take Tab and Esc from the question).
+   */
+  overDialog?: boolean;
 }) {
   modals.openConfirmModal({
     title: options.title,
@@ -20,6 +27,8 @@ export function confirmAction(options: {
     labels: { confirm: options.confirmLabel, cancel: 'Cancel' },
     confirmProps: options.danger ? { color: 'red' } : {},
     onConfirm: options.onConfirm,
+    ...(options.onClose ? { onClose: options.onClose } : {}),
+    ...(options.overDialog ? { zIndex: getDefaultZIndex('modal') + 10 } : {}),
   });
 }
 

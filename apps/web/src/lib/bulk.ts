@@ -30,26 +30,29 @@ export const MATCHING_MAX = 10_000;
 const idsPage = z.object({
   result: z.array(z.object({ id: z.number().int() })),
   total: z.number().int(),
+  nextCursor: z.string().nullable(),
 });
 
 /**
- * The ids of every row `source` matches, read MAX_LIMIT at a time. When the list no longer holds
- * `expected` rows (someone changed it since the count was shown), nothing is done: the error
- * says how many match now.
+ * The ids of every row `source` matches, read MAX_LIMIT at a time following the list's cursors
+ * (each page costs what the first does, and rows added meanwhile do not shift the rest). When the
+ * list no longer holds `expected` rows (someone changed it since the count was shown), nothing is
+ * done: the error says how many match now.
  */
 export async function matchingIds(source: ListSource, expected: number): Promise<number[]> {
   const ids = new Set<number>();
   let total = expected;
-  for (let offset = 0; offset < total; offset += MAX_LIMIT) {
+  let cursor: string | null | undefined;
+  while (cursor !== null) {
     const page = await api.get(source.path, idsPage, {
       ...source.query,
       limit: MAX_LIMIT,
-      offset,
+      ...(cursor === undefined ? {} : { cursor }),
     });
     total = page.total;
     if (total !== expected) break;
     for (const row of page.result) ids.add(row.id);
-    if (page.result.length === 0) break;
+    cursor = page.result.length === 0 ? null : page.nextCursor;
   }
   if (total !== expected || ids.size !== expected) {
     throw new ApiError(

@@ -101,6 +101,21 @@ export function useListParams<F extends string>(
 export type ListParams<F extends string = string> = ReturnType<typeof useListParams<F>>;
 
 /**
+ * The cursor of each page reached from the page before it (its `nextCursor`), per list, search
+ * and page size: Next and Previous then read by cursor. The lists seen last are kept.
+ */
+const pageCursors = new Map<string, Map<number, string>>();
+const KEPT_LISTS = 50;
+function rememberCursor(listKey: string, page: number, cursor: string) {
+  let pages = pageCursors.get(listKey);
+  if (pages) pageCursors.delete(listKey);
+  else pages = new Map();
+  pageCursors.set(listKey, pages.set(page, cursor));
+  const oldest = pageCursors.keys().next().value;
+  if (pageCursors.size > KEPT_LISTS && oldest !== undefined) pageCursors.delete(oldest);
+}
+
+/**
  * A server list: `queryKey` names the area (mutations invalidate it), `path` and `row` the call
  * and its row schema. A failed load shows no rows and a total of 0 (spec §4).
  */
@@ -123,29 +138,39 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
 }) {
   type Row = z.output<S>['result'][number];
   const params = useListParams<F>(options.filters ?? [], options.sorts, options.prefix);
-  const query = {
-    limit: params.limit,
-    offset: params.offset,
+  const search = {
     keyword: params.keyword,
     sort: params.sort,
     ...params.filters,
     ...options.fixed,
   };
+  // The page after one already shown follows its cursor (it costs what page 1 costs, and rows
+  // added above meanwhile do not shift it); a page reached otherwise (a link, a page number)
+  // is read by offset.
+  const listKey = JSON.stringify([options.path, search, params.limit]);
+  const cursor = params.page > 1 ? pageCursors.get(listKey)?.get(params.page) : undefined;
+  const query = {
+    limit: params.limit,
+    ...(cursor === undefined ? { offset: params.offset } : { cursor }),
+    ...search,
+  };
   const queryKey = [...options.queryKey, 'list', query];
-  const result = useQuery({
-    queryKey,
-    queryFn: () => api.get(options.path, options.schema, query),
-    placeholderData: keepPreviousData,
-  });
+  const page = params.page;
+  const fetchPage = async () => {
+    const answer = await api.get(options.path, options.schema, query);
+    if (answer.nextCursor !== null) rememberCursor(listKey, page + 1, answer.nextCursor);
+    return answer;
+  };
+  const result = useQuery({ queryKey, queryFn: fetchPage, placeholderData: keepPreviousData });
   // The list's CSV export: the same filters, keyword and sort, every row (no paging).
-  const { limit: _limit, offset: _offset, ...exported } = query;
+  const exported = search;
   const live = useLiveList({
     area: options.area,
     queryKey: options.queryKey,
     listKey: JSON.stringify(exported),
     pageKey: JSON.stringify(query),
     fullKey: queryKey,
-    fetchPage: () => api.get(options.path, options.schema, query),
+    fetchPage,
     page: params.page,
     setPage: params.setPage,
     result,
@@ -154,6 +179,7 @@ export function useList<F extends string, S extends z.ZodType<ListResponse<unkno
     params: {
       ...params,
       live,
+      totalEstimated: !result.isError && result.data?.totalEstimated === true,
       download: { path: PATHS.listExport(options.path), query: exported as Values },
       // The same rows, for a bulk action on every row that matches (lib/bulk.ts).
       matching: { path: options.path, query: exported as Values },

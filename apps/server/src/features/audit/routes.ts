@@ -38,11 +38,18 @@ export const AUDIT_LIST = defineList({
   rows: (db, ids) =>
     db
       .selectFrom('auditLog as l')
-      .leftJoin('accounts as a', 'a.id', 'l.accountId')
       .select([
         'l.id',
         'l.accountId',
-        (eb) => eb.fn.coalesce('a.email', 'a.phoneNumber').as('accountName'),
+        // Looked up per entry by key: as a join, PostgreSQL merged the page with the accounts'
+        // key index from the first account, reading every entry when the newest were by an
+        // account added late (2.4–3.2 s a page at ten million entries; issue #33).
+        (eb) =>
+          eb
+            .selectFrom('accounts as a')
+            .select((a) => a.fn.coalesce('a.email', 'a.phoneNumber').as('name'))
+            .whereRef('a.id', '=', 'l.accountId')
+            .as('accountName'),
         'l.ip',
         'l.device',
         'l.area',
@@ -91,7 +98,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.auditList,
     {
-      config: { access: access.superAdmin },
+      config: { access: access.superAdmin, listPage: true },
       schema: {
         tags: ['audit'],
         summary: 'Lists audit entries, newest first (SUPER_ADMIN)',
@@ -106,7 +113,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(AUDIT_LIST, auditPageQuery(request.query));
-      return { result: (page.result as StoredEntry[]).map(toEntry), total: page.total };
+      return { ...page, result: (page.result as StoredEntry[]).map(toEntry) };
     },
   );
 
@@ -137,7 +144,10 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       PATHS.auditHistory(area, ':id'),
       {
-        config: { access: menu === undefined ? access.superAdmin : access.menu(menu, 'VIEW') },
+        config: {
+          access: menu === undefined ? access.superAdmin : access.menu(menu, 'VIEW'),
+          listPage: true,
+        },
         schema: {
           tags: ['audit'],
           summary: `One ${area} row's audit entries, newest first`,
@@ -156,7 +166,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           area,
           rowId: request.params.id,
         });
-        return { result: (page.result as StoredEntry[]).map(toEntry), total: page.total };
+        return { ...page, result: (page.result as StoredEntry[]).map(toEntry) };
       },
     );
   }

@@ -1,6 +1,7 @@
 /**
  * Sign-in, sign-out, own password and own profile: the calls every account makes for itself.
  */
+import { deviceLabel } from '../../auth/device.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -236,6 +237,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
             accountId: request.account.id,
             ip: request.ip,
             status: 'OUT',
+            device: deviceLabel(request.headers['user-agent']),
             createdAt: now(),
           })
           .execute();

@@ -32,6 +32,8 @@ type LiveSession = {
   id: string;
   publicId: number;
   userAgent: string | null;
+  deviceName: string | null;
+  platform: string | null;
   ip: string | null;
   createdAt: string;
   lastSeenAt: string | null;
@@ -42,7 +44,17 @@ type LiveSession = {
 function liveSessions(db: Db, accountId: number, publicId?: number) {
   let query = db
     .selectFrom('sessions')
-    .select(['id', 'publicId', 'userAgent', 'ip', 'createdAt', 'lastSeenAt', 'signInMethod'])
+    .select([
+      'id',
+      'publicId',
+      'userAgent',
+      'deviceName',
+      'platform',
+      'ip',
+      'createdAt',
+      'lastSeenAt',
+    ])
+    .select('signInMethod')
     .where('accountId', '=', accountId)
     .where('revokedAt', 'is', null)
     .where('expiresAt', '>', now());
@@ -54,13 +66,22 @@ function liveSessions(db: Db, accountId: number, publicId?: number) {
 function shown(session: LiveSession, request: FastifyRequest): SessionRow {
   return {
     id: session.publicId,
-    device: deviceLabel(session.userAgent),
+    device: sessionDevice(session),
     ip: session.ip,
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
     current: session.id === request.account.sessionId,
     method: session.signInMethod,
   };
+}
+
+/** The device a session came from: the one an app named at sign-in, else its user agent's. */
+function sessionDevice(
+  session: Pick<LiveSession, 'deviceName' | 'platform' | 'userAgent'>,
+): string {
+  return session.deviceName !== null
+    ? `${session.deviceName} (${session.platform ?? 'other'})`
+    : deviceLabel(session.userAgent);
 }
 
 /** The current session first, then the most recently seen. */
@@ -94,7 +115,7 @@ async function endSessions(
       changes: [
         {
           field: 'session',
-          old: `#${session.publicId}: ${deviceLabel(session.userAgent)}, ${session.ip ?? 'unknown address'}`,
+          old: `#${session.publicId}: ${sessionDevice(session)}, ${session.ip ?? 'unknown address'}`,
           new: null,
         },
       ],
@@ -212,6 +233,59 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         return endSessions(trx, request, { area: 'auth', accountId: me.id }, others);
       });
       return { message: MESSAGES.otherSessionsEnded, result: { ids, count: ids.length } };
+    },
+  );
+
+  /** A USER account (not DELETED); 404 otherwise. */
+  async function requireEndUser(accountId: number) {
+    const row = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', accountId)
+      .where('role', '=', 'USER')
+      .executeTakeFirst();
+    if (!row) throw notFound(MESSAGES.userNotFound);
+  }
+
+  app.get(
+    PATHS.userSessions(':accountId'),
+    {
+      config: { access: access.menu('users', 'VIEW') },
+      schema: {
+        tags: ['users'],
+        summary: 'An end user’s signed-in sessions in the content app',
+        description:
+          '`device` is the name and platform the app gave at sign-in, `method` otp. Live ' +
+          'sessions only, the most recently seen first (`lastSeenAt` moves with each refresh).',
+        params: accountIdParams,
+        response: answers(sessionList),
+      },
+    },
+    async (request) => {
+      await requireEndUser(request.params.accountId);
+      return listOf(request, request.params.accountId);
+    },
+  );
+
+  app.delete(
+    PATHS.userSession(':accountId', ':id'),
+    {
+      config: { access: access.menu('users', 'UPDATE'), ifMatch: false },
+      schema: {
+        tags: ['users'],
+        summary: 'Ends an end user’s session',
+        description:
+          'Its access and refresh tokens stop working at once, on every instance; the app must ' +
+          'sign in again. A session that is not that user’s, or one already ended, answers 404. ' +
+          'Recorded on the user’s history.',
+        params: staffSessionParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const { accountId, id } = request.params;
+      await requireEndUser(accountId);
+      return endOne(request, { area: 'users', accountId }, id);
     },
   );
 

@@ -119,7 +119,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.bannerList,
     {
-      config: { access: access.menu('banner', 'VIEW') },
+      config: { access: access.menu('banner', 'VIEW'), listPage: true },
       schema: {
         tags: ['banners'],
         summary: 'Lists banners, newest first; keyword searches the link',
@@ -129,7 +129,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(BANNERS_LIST, request.query);
-      return { result: page.result.map(toBanner), total: page.total };
+      return { ...page, result: page.result.map(toBanner) };
     },
   );
 

@@ -141,7 +141,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.blogList,
     {
-      config: { access: access.menu('blogs', 'VIEW') },
+      config: { access: access.menu('blogs', 'VIEW'), listPage: true },
       schema: {
         tags: ['blogs'],
         summary: 'Lists blogs, newest first; keyword searches title, author and short description',
@@ -151,7 +151,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(BLOGS_LIST, request.query);
-      return { result: page.result.map(toBlog), total: page.total };
+      return { ...page, result: page.result.map(toBlog) };
     },
   );
 

@@ -94,7 +94,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.categoryOptions,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, listPage: true },
       schema: {
         tags: ['categories'],
         summary: 'The first 100 categories by name matching `keyword`: a picker’s choices',
@@ -122,7 +122,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.categoryList,
     {
-      config: { access: access.menu('category', 'VIEW') },
+      config: { access: access.menu('category', 'VIEW'), listPage: true },
       schema: {
         tags: ['categories'],
         summary: 'Lists categories, newest first; keyword searches the name',

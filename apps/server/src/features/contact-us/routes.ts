@@ -9,7 +9,9 @@ import {
   contactUsListQuery,
   contactUsReceived,
   CONTACT_US_SORTS,
+  type ContactUsBody,
 } from '@master-admin/contract';
+import type { Db } from '../../db/connect.ts';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { answers } from '../../http/schemas.ts';
@@ -39,6 +41,16 @@ export const CONTACT_US_LIST = defineList({
   rows: (db, ids) => db.selectFrom('contactUs').select(COLUMNS).where('id', 'in', ids),
 });
 
+/** Keeps an enquiry (the public form's, or an app's); answers its id. */
+export async function saveEnquiry(db: Db, body: ContactUsBody): Promise<number> {
+  const { id } = await db
+    .insertInto('contactUs')
+    .values({ ...body, createdAt: now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
 const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, config } = app.ctx;
 
@@ -62,20 +74,16 @@ const contactUsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(contactUsReceived),
       },
     },
-    async (request) => {
-      const { id } = await db
-        .insertInto('contactUs')
-        .values({ ...request.body, createdAt: now() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { message: MESSAGES.contactReceived, result: { id } };
-    },
+    async (request) => ({
+      message: MESSAGES.contactReceived,
+      result: { id: await saveEnquiry(db, request.body) },
+    }),
   );
 
   app.get(
     PATHS.contactList,
     {
-      config: { access: access.menu('contactUs', 'VIEW') },
+      config: { access: access.menu('contactUs', 'VIEW'), listPage: true },
       schema: {
         tags: ['contact us'],
         summary:

@@ -72,7 +72,7 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.faqList,
     {
-      config: { access: access.menu('faqs', 'VIEW') },
+      config: { access: access.menu('faqs', 'VIEW'), listPage: true },
       schema: {
         tags: ['faqs'],
         summary: 'Lists FAQs, newest first; keyword searches the question and the answer',

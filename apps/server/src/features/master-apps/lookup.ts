@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect.ts';
 import { now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
+import { issueKey } from '../app-api/keys.ts';
 
 /** A master app as its list shows it. */
 export const COLUMNS = ['id', 'version', 'name', 'createdAt'] as const;
@@ -11,7 +12,7 @@ export const COLUMNS = ['id', 'version', 'name', 'createdAt'] as const;
 /** Master apps as their list shows them (the bench's floor runs this query too). */
 export const selectMasterApps = (db: Db) => db.selectFrom('masterApps').select(COLUMNS);
 
-/** Creates a master app and its standard pages (API.md), in one transaction. */
+/** Creates a master app, its standard pages (API.md) and its first app key, in one transaction. */
 export function createMasterApp(db: Db, name: string) {
   const at = now();
   return inTransaction(db, async (trx) => {
@@ -32,6 +33,7 @@ export function createMasterApp(db: Db, name: string) {
         })),
       )
       .execute();
+    await issueKey(trx, created.id, at);
     return created;
   });
 }

@@ -11,16 +11,19 @@ import {
   masterAppMutation,
   masterAppRef,
   MASTER_APP_SORTS,
+  appKeyAnswer,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
-import { audited, auditedCreate } from '../audit/record.ts';
+import { audited, auditedCreate, record } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
-import { COLUMNS, createMasterApp, selectMasterApps } from './lookup.ts';
+import { COLUMNS, createMasterApp, requireMasterApp, selectMasterApps } from './lookup.ts';
+import { keysOf, rotateKey } from '../app-api/keys.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 export const MASTER_APPS_LIST = defineList({
   name: 'master_apps',
@@ -72,10 +75,68 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** The app's keys as the owner sees them (404 for no app). */
+  async function keyAnswer(id: number, message: string) {
+    const { current, previous } = await keysOf(db, id);
+    if (!current) throw notFound(MESSAGES.appNotFound);
+    return { message, result: { key: current.key, createdAt: current.createdAt, previous } };
+  }
+
+  app.get(
+    PATHS.masterAppKey(':id'),
+    {
+      config: { access: access.superAdmin },
+      schema: {
+        tags: ['master apps'],
+        summary: 'The app key the content app sends (X-App-Key), and the one it replaced',
+        description:
+          'SUPER_ADMIN only. The key names the app to the apps API (`/api/app/v1`); it ships ' +
+          'inside the app, so it is not a secret. `previous` is the key a rotation replaced, ' +
+          'working until `previous.until`.',
+        params: idParams,
+        response: answers(appKeyAnswer),
+      },
+    },
+    async (request) => keyAnswer(request.params.id, MESSAGES.appKey),
+  );
+
+  app.post(
+    PATHS.masterAppKey(':id'),
+    {
+      // A key has no version: nothing to compare an If-Match with.
+      config: { access: access.superAdmin, ifMatch: false },
+      schema: {
+        tags: ['master apps'],
+        summary: 'Rotates the app key: a new one now, the old one working 24 hours more',
+        description:
+          'For a key that leaked into the wrong app, or a planned change: ship the new key in an ' +
+          'update within 24 hours. A key rotated before stops at once. Recorded in the app’s history.',
+        params: idParams,
+        response: answers(appKeyAnswer),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await requireMasterApp(db, id);
+      await inTransaction(db, request.log, async (trx) => {
+        const before = await keysOf(trx, id);
+        const key = await rotateKey(trx, id);
+        await record(trx, request, {
+          area: 'masterApps',
+          rowId: id,
+          action: 'UPDATE',
+          changes: [{ field: 'appKey', old: before.current?.key ?? null, new: key }],
+        });
+      });
+      app.appKeys.forget();
+      return keyAnswer(id, MESSAGES.appKeyRotated);
+    },
+  );
+
   app.get(
     PATHS.masterAppList,
     {
-      config: { access: access.menu('masterApp', 'VIEW') },
+      config: { access: access.menu('masterApp', 'VIEW'), listPage: true },
       schema: {
         tags: ['master apps'],
         summary: 'Lists master apps, newest first; keyword searches the name',

@@ -37,6 +37,7 @@ const COLUMNS = [
   'n.desc',
   'n.type',
   'n.read',
+  'n.readCount',
   'n.logo',
   'n.createdAt',
   'm.name as appName',
@@ -157,7 +158,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.notificationList,
     {
-      config: { access: access.menu('notification', 'VIEW') },
+      config: { access: access.menu('notification', 'VIEW'), listPage: true },
       schema: {
         tags: ['notifications'],
         summary: 'Lists notifications, newest first; keyword searches the title and description',
@@ -167,7 +168,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(NOTIFICATIONS_LIST, request.query);
-      return { result: page.result.map(toNotification), total: page.total };
+      return { ...page, result: page.result.map(toNotification) };
     },
   );
 

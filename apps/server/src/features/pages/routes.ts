@@ -72,7 +72,7 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.pageList,
     {
-      config: { access: access.menu('pages', 'VIEW') },
+      config: { access: access.menu('pages', 'VIEW'), listPage: true },
       schema: {
         tags: ['pages'],
         summary: 'Lists pages, newest first; keyword searches the title',
@@ -82,7 +82,7 @@ const pageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(PAGES_LIST, request.query);
-      return { result: page.result.map(toPage), total: page.total };
+      return { ...page, result: page.result.map(toPage) };
     },
   );
 

@@ -18,6 +18,8 @@ import {
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
 import { notFound } from '../../http/errors.ts';
+import type { Db } from '../../db/connect.ts';
+import type { MediaService } from '../../media/service.ts';
 
 /** Bumped whenever the layout below changes, so cached pictures of the old layout are not used. */
 export const LAYOUT_VERSION = 1;
@@ -57,62 +59,20 @@ const previewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { posterId, accountId } = request.params;
-      const poster = await db
-        .selectFrom('posters')
-        .select(['poster', 'position', 'topDefNum', 'selfDefNum', 'bottomDefNum'])
-        .where('id', '=', posterId)
-        .executeTakeFirst();
-      if (!poster) throw notFound(MESSAGES.posterNotFound);
       const user = await db
         .selectFrom('accounts')
         .select('id')
         .where('id', '=', accountId)
         .where('role', '=', 'USER')
         .executeTakeFirst();
+      const poster = await db
+        .selectFrom('posters')
+        .select('id')
+        .where('id', '=', posterId)
+        .executeTakeFirst();
+      if (!poster) throw notFound(MESSAGES.posterNotFound);
       if (!user) throw notFound(MESSAGES.userNotFound);
-
-      const numbers: Record<ImageKind, number> = {
-        top: poster.topDefNum,
-        self: poster.selfDefNum,
-        bottom: poster.bottomDefNum,
-      };
-      const rows = await db
-        .selectFrom('userImages')
-        .select(['kind', 'image'])
-        .where('accountId', '=', accountId)
-        .where((eb) =>
-          eb.or(
-            IMAGE_KINDS.map((kind) =>
-              eb.and([eb('kind', '=', kind), eb('defNum', '=', numbers[kind])]),
-            ),
-          ),
-        )
-        .execute();
-      const slots: Partial<Record<ImageKind, string>> = {};
-      for (const row of rows) slots[row.kind] = row.image;
-      const missing = IMAGE_KINDS.filter((kind) => !slots[kind]);
-
-      const hash = createHash('sha256')
-        .update(
-          JSON.stringify([LAYOUT_VERSION, poster.poster, poster.position, slots.top ?? null]) +
-            JSON.stringify([slots.self ?? null, slots.bottom ?? null]),
-        )
-        .digest('hex');
-      const key = `previews/${hash.slice(0, 2)}/${hash}.webp`;
-      let picture = await media.store.get(key);
-      const hit = picture !== undefined;
-      if (!picture) {
-        const read = async (k: string | undefined) =>
-          k === undefined ? undefined : await media.store.get(k);
-        const base = await read(poster.poster);
-        if (!base) throw notFound('The poster’s image is not stored');
-        picture = await compose(base, poster.position, {
-          top: await read(slots.top),
-          self: await read(slots.self),
-          bottom: await read(slots.bottom),
-        });
-        await media.store.put(key, picture, 'image/webp');
-      }
+      const { picture, missing, hit } = await composedPoster(db, media, posterId, accountId);
       return reply
         .type('image/webp')
         .header('cache-control', 'private, no-cache')
@@ -122,6 +82,68 @@ const previewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/**
+ * The poster `posterId` composed with the images of user `accountId` as LAYOUT says: from the
+ * media store when composed before (`hit`), else composed and stored. The one composition of the
+ * back-office's preview and the apps API's render.
+ */
+export async function composedPoster(
+  db: Db,
+  media: MediaService,
+  posterId: number,
+  accountId: number,
+): Promise<{ picture: Buffer; key: string; missing: ImageKind[]; hit: boolean }> {
+  const poster = await db
+    .selectFrom('posters')
+    .select(['poster', 'position', 'topDefNum', 'selfDefNum', 'bottomDefNum'])
+    .where('id', '=', posterId)
+    .executeTakeFirst();
+  if (!poster) throw notFound(MESSAGES.posterNotFound);
+  const numbers: Record<ImageKind, number> = {
+    top: poster.topDefNum,
+    self: poster.selfDefNum,
+    bottom: poster.bottomDefNum,
+  };
+  const rows = await db
+    .selectFrom('userImages')
+    .select(['kind', 'image'])
+    .where('accountId', '=', accountId)
+    .where((eb) =>
+      eb.or(
+        IMAGE_KINDS.map((kind) =>
+          eb.and([eb('kind', '=', kind), eb('defNum', '=', numbers[kind])]),
+        ),
+      ),
+    )
+    .execute();
+  const slots: Partial<Record<ImageKind, string>> = {};
+  for (const row of rows) slots[row.kind] = row.image;
+  const missing = IMAGE_KINDS.filter((kind) => !slots[kind]);
+
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify([LAYOUT_VERSION, poster.poster, poster.position, slots.top ?? null]) +
+        JSON.stringify([slots.self ?? null, slots.bottom ?? null]),
+    )
+    .digest('hex');
+  const key = `previews/${hash.slice(0, 2)}/${hash}.webp`;
+  let picture = await media.store.get(key);
+  const hit = picture !== undefined;
+  if (!picture) {
+    const read = async (k: string | undefined) =>
+      k === undefined ? undefined : await media.store.get(k);
+    const base = await read(poster.poster);
+    if (!base) throw notFound('The poster’s image is not stored');
+    picture = await compose(base, poster.position, {
+      top: await read(slots.top),
+      self: await read(slots.self),
+      bottom: await read(slots.bottom),
+    });
+    await media.store.put(key, picture, 'image/webp');
+  }
+  return { picture, key, missing, hit };
+}
 
 /** Lays the user's images over the poster as LAYOUT says. */
 export async function compose(

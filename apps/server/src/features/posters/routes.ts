@@ -60,6 +60,8 @@ export const POSTERS_LIST = defineList({
     { column: 'specialDayId', list: SPECIAL_DAYS_LIST },
   ],
   sorts: POSTER_SORTS,
+  // The apps API's feed of one date (never the back-office's list, whose query refuses them).
+  ranges: { dateFrom: { column: 'date', op: '>=' }, dateUntil: { column: 'date', op: '<' } },
   rows: (db, ids) => selectPosters(db).where('p.id', 'in', ids),
 });
 
@@ -266,7 +268,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.posterList,
     {
-      config: { access: access.menu(MENU, 'VIEW') },
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
       schema: {
         tags: ['posters'],
         summary:
@@ -278,7 +280,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(POSTERS_LIST, request.query);
-      return { result: page.result.map(toPoster), total: page.total };
+      return { ...page, result: page.result.map(toPoster) };
     },
   );
 

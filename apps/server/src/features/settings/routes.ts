@@ -163,7 +163,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.settingsList,
     {
-      config: { access: access.menu('settings', 'VIEW') },
+      config: { access: access.menu('settings', 'VIEW'), listPage: true },
       schema: {
         tags: ['settings'],
         summary: 'Lists the settings of the master apps, newest first; keyword searches the title',
@@ -173,7 +173,7 @@ const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(SETTINGS_LIST, request.query);
-      return { result: page.result.map(toSettings), total: page.total };
+      return { ...page, result: page.result.map(toSettings) };
     },
   );
 

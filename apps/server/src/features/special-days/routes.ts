@@ -124,7 +124,7 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.specialDayOptions,
     {
-      config: { access: access.signedIn },
+      config: { access: access.signedIn, listPage: true },
       schema: {
         tags: ['special days'],
         summary: 'The first 100 special days by name matching `keyword`: a picker’s choices',
@@ -158,7 +158,7 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.specialDayList,
     {
-      config: { access: access.menu('specialDay', 'VIEW') },
+      config: { access: access.menu('specialDay', 'VIEW'), listPage: true },
       schema: {
         tags: ['special days'],
         summary:

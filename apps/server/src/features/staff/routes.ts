@@ -196,7 +196,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.staffList,
     {
-      config: { access: access.superAdmin },
+      config: { access: access.superAdmin, listPage: true },
       schema: {
         ...described(
           'Lists staff accounts, newest first; keyword searches name, email and phone number',
@@ -208,7 +208,7 @@ const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(STAFF_LIST, { ...request.query, role: 'STAFF' });
-      return { result: page.result.map(toStaff), total: page.total };
+      return { ...page, result: page.result.map(toStaff) };
     },
   );
 

@@ -187,7 +187,7 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       PATHS.imageList(kind, ':accountId'),
       {
-        config: { access: access.menu(MENU, 'VIEW') },
+        config: { access: access.menu(MENU, 'VIEW'), listPage: true },
         schema: {
           tags,
           summary: `Lists a user’s ${kind} images by default number`,
@@ -200,7 +200,7 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         const query = { ...request.query, kind };
         const { page, role } = await owned(USER_IMAGES_LIST, request.params.accountId, query);
         if (role !== 'USER') throw notFound(MESSAGES.userNotFound);
-        return { result: page.result.map(toImage), total: page.total };
+        return { ...page, result: page.result.map(toImage) };
       },
     );
 

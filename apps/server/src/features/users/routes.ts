@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   LOGIN_HISTORY_COLUMNS,
+  ACTIVITY_COLUMNS,
   USER_COLUMNS,
   WALLET_COLUMNS,
   MESSAGES,
@@ -14,6 +15,8 @@ import {
   accountIdParams,
   bulkResponse,
   dateLimitBody,
+  activityList,
+  activityListQuery,
   deleteResponse,
   idParams,
   loginHistoryList,
@@ -121,8 +124,31 @@ export const LOGIN_HISTORY_LIST = defineList({
   rows: (db, ids) =>
     db
       .selectFrom('loginHistory as h')
-      .select(['h.id', 'h.ip', 'h.latitude', 'h.longitude', 'h.status', 'h.createdAt'])
+      .select(['h.id', 'h.ip', 'h.latitude', 'h.longitude', 'h.status', 'h.device', 'h.createdAt'])
       .where('h.id', 'in', ids),
+});
+
+/** What an end user did in the content app (apps API), newest first. */
+export const ACTIVITIES_LIST = defineList({
+  name: 'user_activities',
+  table: 'userActivities',
+  alias: 'ua',
+  filters: { accountId: 'accountId' },
+  counts: [['accountId']],
+  search: [],
+  rows: (db, ids) =>
+    db
+      .selectFrom('userActivities as ua')
+      .select([
+        'ua.id',
+        'ua.activity',
+        'ua.posterId',
+        'ua.detail',
+        'ua.ip',
+        'ua.device',
+        'ua.createdAt',
+      ])
+      .where('ua.id', 'in', ids),
 });
 
 /** A 404 that names the field whose id has no row, so a form can mark it. */
@@ -176,6 +202,81 @@ export async function requireUser(db: Db, id: number) {
   if (!row) throw notFound(MESSAGES.userNotFound);
   return row;
 }
+
+/** A user's audited state: the account's columns and its details'. */
+const userRows: AuditTarget['table'] = async (trx, ids) => {
+  const accounts = await snapshots(trx, 'accounts', ids);
+  if (accounts.size === 0) return accounts;
+  const details = await trx
+    .selectFrom('userDetails')
+    .select(['accountId', 'designation', 'adminAssignName', 'profile', 'top', 'bottom'])
+    .where('accountId', 'in', [...accounts.keys()])
+    .execute();
+  const rows = new Map<number, AuditRow>(accounts);
+  for (const { accountId, ...detail } of details) {
+    rows.set(accountId, { ...accounts.get(accountId), ...detail });
+  }
+  return rows;
+};
+
+/**
+ * A new end user, ACTIVE, with their (empty) details: the one way users are made, by the
+ * back-office's register and by a first sign-in through the apps API.
+ */
+export async function insertUser(
+  trx: Db,
+  user: {
+    name: string | null;
+    email: string | null;
+    phoneNumber: string;
+    masterAppId: number;
+    dateLimit: string | null;
+    designation: string | null;
+    adminAssignName: string | null;
+  },
+): Promise<{ id: number; createdAt: string }> {
+  const at = now();
+  const { id } = await trx
+    .insertInto('accounts')
+    .values({
+      role: 'USER',
+      name: user.name,
+      email: user.email,
+      phoneNumber: user.phoneNumber,
+      passwordHash: null,
+      status: 'ACTIVE',
+      masterAppId: user.masterAppId,
+      dateLimit: user.dateLimit,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('userDetails')
+    .values({
+      accountId: id,
+      designation: user.designation,
+      adminAssignName: user.adminAssignName,
+      profile: null,
+      top: null,
+      bottom: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  return { id, createdAt: at };
+}
+
+/** What a change of users records: the account and its details, the account's row locked. */
+export const userAuditTarget = (action: AuditAction, id?: number) =>
+  ({
+    area: 'users',
+    table: userRows,
+    lock: (trx: Db, ids: readonly number[]) => lockRows(trx, 'accounts', ids),
+    action,
+    ids: id === undefined ? [] : [id],
+  }) as const;
 
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, lists, media } = app.ctx;
@@ -234,29 +335,6 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   /** A user as the log compares it: the account with its details. */
-  const userRows: AuditTarget['table'] = async (trx, ids) => {
-    const accounts = await snapshots(trx, 'accounts', ids);
-    if (accounts.size === 0) return accounts;
-    const details = await trx
-      .selectFrom('userDetails')
-      .select(['accountId', 'designation', 'adminAssignName', 'profile', 'top', 'bottom'])
-      .where('accountId', 'in', [...accounts.keys()])
-      .execute();
-    const rows = new Map<number, AuditRow>(accounts);
-    for (const { accountId, ...detail } of details) {
-      rows.set(accountId, { ...accounts.get(accountId), ...detail });
-    }
-    return rows;
-  };
-  const target = (action: AuditAction, id?: number) =>
-    ({
-      area: 'users',
-      table: userRows,
-      lock: (trx: Db, ids: readonly number[]) => lockRows(trx, 'accounts', ids),
-      action,
-      ids: id === undefined ? [] : [id],
-    }) as const;
-
   app.post(
     PATHS.userRegister,
     {
@@ -274,40 +352,19 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body;
-      const create = { ...target('CREATE'), ids: (id: number) => [id] };
+      const create = { ...userAuditTarget('CREATE'), ids: (id: number) => [id] };
       const id = await uniquePhone(() =>
         audited<number>(db, request, create, async (trx) => {
           await requireApp(trx, body.masterAppId);
-          const at = now();
-          const { id } = await trx
-            .insertInto('accounts')
-            .values({
-              role: 'USER',
-              name: body.name,
-              email: body.email ?? null,
-              phoneNumber: body.phoneNumber,
-              passwordHash: null,
-              status: 'ACTIVE',
-              masterAppId: body.masterAppId,
-              dateLimit: body.dateLimit ?? null,
-              createdAt: at,
-              updatedAt: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx
-            .insertInto('userDetails')
-            .values({
-              accountId: id,
-              designation: body.designation ?? null,
-              adminAssignName: body.adminAssignName ?? null,
-              profile: null,
-              top: null,
-              bottom: null,
-              createdAt: at,
-              updatedAt: at,
-            })
-            .execute();
+          const { id } = await insertUser(trx, {
+            name: body.name,
+            email: body.email ?? null,
+            phoneNumber: body.phoneNumber,
+            masterAppId: body.masterAppId,
+            dateLimit: body.dateLimit ?? null,
+            designation: body.designation ?? null,
+            adminAssignName: body.adminAssignName ?? null,
+          });
           return id;
         }),
       );
@@ -318,7 +375,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.userList,
     {
-      config: { access: access.menu(MENU, 'VIEW') },
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
       schema: {
         tags: ['users'],
         summary:
@@ -330,7 +387,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(USERS_LIST, { ...request.query, role: 'USER' });
-      return { result: page.result.map(toUser), total: page.total };
+      return { ...page, result: page.result.map(toUser) };
     },
   );
 
@@ -371,7 +428,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     await requireUser(db, id);
     await uniquePhone(() =>
-      audited(db, request, target('UPDATE', id), async (trx) => {
+      audited(db, request, userAuditTarget('UPDATE', id), async (trx) => {
         const at = now();
         if (account.masterAppId !== undefined) await requireApp(trx, account.masterAppId as number);
         await trx
@@ -449,7 +506,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     await requireUser(db, id);
     await uniquePhone(() =>
-      audited(db, request, target(action, id), async (trx) => {
+      audited(db, request, userAuditTarget(action, id), async (trx) => {
         await trx
           .updateTable('accounts')
           .set({ status, updatedAt: now() })
@@ -501,7 +558,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { ids, status } = request.body;
       await uniquePhone(() =>
-        audited(db, request, { ...target('STATUS'), ids }, async (trx) => {
+        audited(db, request, { ...userAuditTarget('STATUS'), ids }, async (trx) => {
           const updated = await trx
             .updateTable('accounts')
             .set({ status, updatedAt: now() })
@@ -528,7 +585,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       .where('accountId', '=', id)
       .executeTakeFirst();
     const at = now();
-    await audited(db, request, target('FILE', id), async (trx) => {
+    await audited(db, request, userAuditTarget('FILE', id), async (trx) => {
       if (old) {
         await trx
           .updateTable('userDetails')
@@ -610,7 +667,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.wallets(':accountId'),
     {
-      config: { access: access.menu(MENU, 'VIEW') },
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
       schema: {
         tags: ['users'],
         summary: 'A user’s wallet (reward history), newest first; keyword searches the feed',
@@ -661,9 +718,48 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get(
+    PATHS.userActivities(':accountId'),
+    {
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
+      schema: {
+        tags: ['users'],
+        summary: 'What a user did in the content app, newest first',
+        description:
+          'Sign-ups, sign-ins, likes and shares through the apps API (`posterId`: the poster; ' +
+          '`detail`: where it was shared), with the address and the device the app named.',
+        params: accountIdParams,
+        querystring: activityListQuery,
+        response: answers(activityList),
+      },
+    },
+    async (request) => {
+      const { page, role } = await owned(ACTIVITIES_LIST, request.params.accountId, request.query);
+      if (role !== 'USER') throw notFound(MESSAGES.userNotFound);
+      return page;
+    },
+  );
+
+  registerListExport(app, {
+    list: ACTIVITIES_LIST,
+    path: PATHS.userActivities(':accountId'),
+    file: 'activity',
+    access: access.menu(MENU, 'VIEW'),
+    tags: ['users'],
+    what: 'what a user did in the content app',
+    params: accountIdParams,
+    querystring: activityListQuery,
+    response: activityList,
+    titles: ACTIVITY_COLUMNS,
+    scope: async ({ accountId }) => {
+      await requireUser(db, accountId);
+      return { accountId };
+    },
+  });
+
+  app.get(
     PATHS.loginHistory(':accountId'),
     {
-      config: { access: access.menu(MENU, 'VIEW') },
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
       schema: {
         tags: ['login history'],
         summary: 'An account’s sign-ins and sign-outs, newest first; keyword searches the IP',

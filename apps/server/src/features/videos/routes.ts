@@ -174,7 +174,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     PATHS.videoList,
     {
-      config: { access: access.menu(MENU, 'VIEW') },
+      config: { access: access.menu(MENU, 'VIEW'), listPage: true },
       schema: {
         tags: ['videos'],
         summary: 'Lists videos, newest first; keyword searches the name of their master app',
@@ -184,7 +184,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await lists.page(VIDEOS_LIST, request.query);
-      return { result: page.result.map(toVideo), total: page.total };
+      return { ...page, result: page.result.map(toVideo) };
     },
   );
 

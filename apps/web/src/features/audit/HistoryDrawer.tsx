@@ -22,7 +22,7 @@ export default function HistoryDrawer(props: {
     >
       {history.isPending ? (
         <Group justify="center" py="xl">
-          <Loader size="sm" aria-label="Loading the history" />
+          <Loader size="sm" role="status" aria-label="Loading the history" />
         </Group>
       ) : history.isError ? (
         <Alert color="red" title="The history could not be loaded">

@@ -40,6 +40,11 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   REAUTH_FAILED: 'Confirmation failed',
   RECOVERY_CODES: 'New recovery codes',
   FACTORS_RESET: 'Second factors reset',
+  DOWNLOAD: 'Downloaded in the app',
+  LIKE: 'Liked in the app',
+  UNLIKE: 'Like taken back',
+  SHARE: 'Shared from the app',
+  READ: 'Read in the app',
 };
 
 export const ACTION_COLORS: Record<AuditAction, string> = {
@@ -63,4 +68,9 @@ export const ACTION_COLORS: Record<AuditAction, string> = {
   REAUTH_FAILED: 'red',
   RECOVERY_CODES: 'orange',
   FACTORS_RESET: 'orange',
+  DOWNLOAD: 'cyan',
+  LIKE: 'pink',
+  UNLIKE: 'gray',
+  SHARE: 'cyan',
+  READ: 'gray',
 };

@@ -225,7 +225,7 @@ export default function SignInPage() {
               <Suspense
                 fallback={
                   <Center py="lg">
-                    <Loader size="sm" aria-label="Loading" />
+                    <Loader size="sm" role="status" aria-label="Loading" />
                   </Center>
                 }
               >

@@ -25,6 +25,7 @@ import { formatNumber } from '../../lib/format';
 import { useListParams } from '../../lib/list';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useLiveDashboard } from './live-dashboard';
 
 const FILTERS = ['fromDate', 'toDate', 'inDays', 'masterAppId'] as const;
 
@@ -51,6 +52,7 @@ const PERIODS: { value: Period; label: string }[] = [
 
 export default function DashboardPage() {
   const { filters, setFilters } = useListParams(FILTERS);
+  useLiveDashboard();
   const [period, setPeriod] = useState<Period>(
     filters.inDays ? 'days' : filters.fromDate || filters.toDate ? 'range' : 'all',
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus } from '@tabler/icons-react';
+import { IconKey, IconPencil, IconPlus } from '@tabler/icons-react';
 import { masterAppBody, type MasterApp } from '@master-admin/contract';
 import { RowActions } from '../../components/RowActions';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -9,16 +9,23 @@ import { TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
-import { useGrants } from '../../lib/permissions';
+import { useGrants, useMayOpen } from '../../lib/permissions';
 import { useCreateMasterApp, useMasterAppList, useRenameMasterApp } from './api';
+import { AppKeyDialog } from './AppKeyDialog';
 
-type Dialog = { kind: 'create' } | { kind: 'rename'; app: MasterApp } | null;
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'rename'; app: MasterApp }
+  | { kind: 'appKey'; app: MasterApp }
+  | null;
 
 export default function MasterAppsPage() {
   const list = useMasterAppList();
   const create = useCreateMasterApp();
   const rename = useRenameMasterApp();
   const grants = useGrants('masterApp');
+  // App keys are the owner's alone (the server answers 403 to anyone else).
+  const mayManageKeys = useMayOpen({ superAdmin: true }).allowed === true;
   const [dialog, setDialog] = useState<Dialog>(null);
   const openCreate = () => setDialog({ kind: 'create' });
 
@@ -74,6 +81,17 @@ export default function MasterAppsPage() {
         }}
         actions={(a) => (
           <Group gap={4} wrap="nowrap">
+            {mayManageKeys && (
+              <Tooltip label="App key">
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`App key of ${a.name}`}
+                  onClick={() => setDialog({ kind: 'appKey', app: a })}
+                >
+                  <IconKey size={18} />
+                </ActionIcon>
+              </Tooltip>
+            )}
             {grants.update && (
               <Tooltip label="Rename">
                 <ActionIcon
@@ -89,8 +107,12 @@ export default function MasterAppsPage() {
           </Group>
         )}
       />
+      <AppKeyDialog
+        app={dialog?.kind === 'appKey' ? dialog.app : undefined}
+        onClose={() => setDialog(null)}
+      />
       <FormDialog
-        opened={dialog !== null}
+        opened={dialog?.kind === 'create' || dialog?.kind === 'rename'}
         onClose={() => setDialog(null)}
         presence={
           renaming ? { area: 'masterApp', id: renaming.id, label: renaming.name } : undefined

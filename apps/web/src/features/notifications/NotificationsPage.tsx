@@ -27,7 +27,7 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { Thumbnail, ThumbnailSkeleton } from '../../components/Thumbnail';
 import { confirmDelete } from '../../components/confirm';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useCreateNotification, useDeleteNotification, useNotificationList } from './api';
 
@@ -143,12 +143,22 @@ export default function NotificationsPage() {
     {
       key: 'read',
       header: 'Read',
-      render: (n) => (
-        // A dot in the colour, the text in the page's own (teal text on white fell short of AA).
-        <Badge variant="dot" tt="none" color={n.read ? 'teal' : 'gray'} styles={WRAPPING_BADGE}>
-          {n.read ? 'Read' : 'Unread'}
-        </Badge>
-      ),
+      render: (n) =>
+        n.accountId === null ? (
+          // To every user: how many of them opened it in the app.
+          <Text
+            size="sm"
+            c={n.readCount === 0 ? 'dimmed' : undefined}
+            style={{ whiteSpace: 'nowrap' }}
+          >
+            Read by {formatNumber(n.readCount)}
+          </Text>
+        ) : (
+          // A dot in the colour, the text in the page's own (teal text on white fell short of AA).
+          <Badge variant="dot" tt="none" color={n.read ? 'teal' : 'gray'} styles={WRAPPING_BADGE}>
+            {n.read ? 'Read' : 'Unread'}
+          </Badge>
+        ),
     },
     { key: 'app', header: 'Master app', render: (n) => n.masterApp.name },
     {

@@ -1,13 +1,20 @@
-import { Badge, Text } from '@mantine/core';
-import type { LoginHistoryRow, WalletRow } from '@master-admin/contract';
+import { Anchor, Badge, Text, Tooltip } from '@mantine/core';
+import type { Activity, ActivityRow, LoginHistoryRow, WalletRow } from '@master-admin/contract';
 import { DataTable, type Column } from '../../components/DataTable';
 import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { useLoginHistory, useWalletList } from './api';
+import { useLoginHistory, useUserActivities, useWalletList } from './api';
 
 const when = (iso: string) => (
   <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
     {formatDateTime(iso)}
+  </Text>
+);
+
+/** A value that may be missing: dimmed "—" then. */
+const orDash = (value: string | null, props: { monospace?: boolean } = {}) => (
+  <Text size="sm" ff={props.monospace ? 'monospace' : undefined} c={value ? undefined : 'dimmed'}>
+    {value ?? '—'}
   </Text>
 );
 
@@ -22,15 +29,9 @@ const HISTORY_COLUMNS: Column<LoginHistoryRow>[] = [
       </Badge>
     ),
   },
-  {
-    key: 'ip',
-    header: 'IP address',
-    render: (h) => (
-      <Text size="sm" ff="monospace" c={h.ip ? undefined : 'dimmed'}>
-        {h.ip ?? '—'}
-      </Text>
-    ),
-  },
+  // The device a content app named at sign-in; the back-office's own sign-ins name none.
+  { key: 'device', header: 'Device', render: (h) => orDash(h.device) },
+  { key: 'ip', header: 'IP address', render: (h) => orDash(h.ip, { monospace: true }) },
   {
     key: 'place',
     header: 'Location',
@@ -145,5 +146,90 @@ export function WalletList(props: { accountId: number }) {
         }}
       />
     </>
+  );
+}
+
+/** What a person reads for each activity the content app records. */
+export const ACTIVITY_LABELS: Record<Activity, string> = {
+  REGISTER: 'Signed up',
+  LOGIN: 'Signed in',
+  FEEDBACK: 'Feedback',
+  LIKE: 'Liked',
+  UNLIKE: 'Like taken back',
+  COMMENT: 'Commented',
+  DELETE_COMMENT: 'Comment deleted',
+  SPORT: 'Sport',
+  SHARED: 'Shared',
+  POST: 'Posted',
+  DELETE_POST: 'Post deleted',
+  REPOST: 'Reposted',
+  FOLLOW: 'Followed',
+  UNFOLLOW: 'Unfollowed',
+};
+
+// Dot badges (as StatusBadge): the text keeps the page's colour, so every kind reads at AA.
+const ACTIVITY_COLORS: Partial<Record<Activity, string>> = {
+  REGISTER: 'teal',
+  LOGIN: 'blue',
+  LIKE: 'pink',
+  SHARED: 'violet',
+};
+
+/**
+ * What a user did in the content app (sign-ups, sign-ins, likes, shares), newest first, paged by
+ * cursor like every list. `onPoster` opens a poster the row names (the poster as this user gets
+ * it); without it, the poster's number is plain text.
+ */
+export function ActivityList(props: { accountId: number; onPoster?: (posterId: number) => void }) {
+  const list = useUserActivities(props.accountId);
+  const { onPoster } = props;
+  const columns: Column<ActivityRow>[] = [
+    {
+      key: 'activity',
+      header: 'Activity',
+      card: 'title',
+      render: (a) => (
+        <Badge variant="dot" tt="none" color={ACTIVITY_COLORS[a.activity] ?? 'gray'}>
+          {ACTIVITY_LABELS[a.activity]}
+        </Badge>
+      ),
+    },
+    {
+      key: 'poster',
+      header: 'Poster',
+      render: ({ posterId }) => {
+        if (posterId === null) return orDash(null);
+        if (!onPoster) return <Text size="sm">#{posterId}</Text>;
+        return (
+          <Tooltip label="Preview it as this user gets it">
+            <Anchor component="button" type="button" size="sm" onClick={() => onPoster(posterId)}>
+              #{posterId}
+            </Anchor>
+          </Tooltip>
+        );
+      },
+    },
+    // Where a poster was shared (whatsapp, instagram …), as the app said.
+    { key: 'detail', header: 'Detail', render: (a) => orDash(a.detail) },
+    { key: 'device', header: 'Device', render: (a) => orDash(a.device) },
+    { key: 'ip', header: 'IP address', render: (a) => orDash(a.ip, { monospace: true }) },
+    { key: 'createdAt', header: 'When', render: (a) => when(a.createdAt) },
+  ];
+  return (
+    <DataTable
+      label="Activity"
+      columns={columns}
+      rows={list.rows}
+      total={list.total}
+      rowKey={(a) => a.id}
+      params={list.params}
+      query={list.query}
+      rowName={(a) => `${ACTIVITY_LABELS[a.activity]} ${formatDateTime(a.createdAt)}`}
+      empty={{
+        title: 'No activity yet',
+        description:
+          'What the user does in the content app (signing up and in, liking and sharing posters) is listed here.',
+      }}
+    />
   );
 }

@@ -271,7 +271,7 @@ export default function ImagesPage() {
         </Alert>
       ) : list.query.isPending ? (
         <Center mih={200}>
-          <Loader aria-label="Loading the images" />
+          <Loader role="status" aria-label="Loading the images" />
         </Center>
       ) : list.rows.length === 0 ? (
         <Card withBorder radius="md" p="xl">

@@ -118,8 +118,9 @@ function Composed(props: { posterId: number; accountId: number }) {
 }
 
 /**
- * "Preview a poster" (from a user: pick the poster) or "Preview as user…" (from a poster: pick
- * the user): the server composes the poster with the user's numbered images.
+ * "Preview a poster" (from a user: pick the poster), "Preview as user…" (from a poster: pick the
+ * user), or both given (a poster in the user's activity): the server composes the poster with the
+ * user's numbered images.
  */
 export function PosterPreviewDialog(props: {
   opened: boolean;
@@ -143,9 +144,9 @@ export function PosterPreviewDialog(props: {
       <Stack>
         {props.posterId === undefined ? (
           <PosterPicker masterAppId={props.masterAppId} value={picked} onChange={setPicked} />
-        ) : (
+        ) : props.accountId === undefined ? (
           <UserPicker masterAppId={props.masterAppId} value={picked} onChange={setPicked} />
-        )}
+        ) : null}
         {posterId !== undefined && accountId !== undefined ? (
           <Composed posterId={posterId} accountId={accountId} />
         ) : (

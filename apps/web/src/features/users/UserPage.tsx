@@ -26,9 +26,10 @@ import { ApiError } from '../../lib/api';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { useUser } from './api';
-import { LoginHistoryList, WalletList } from './HistoryLists';
+import { ActivityList, LoginHistoryList, WalletList } from './HistoryLists';
 import { PosterPreviewDialog } from './PosterPreview';
 import { UserDialogs, userName, useUserActions, type UserDialog } from './UserDialogs';
+import { UserSessionsCard } from './UserSessionsCard';
 
 /** The id in the address, or undefined when it cannot name a user. */
 export function idFrom(param: string | undefined): number | undefined {
@@ -63,14 +64,23 @@ function Banner(props: { label: string; src: string | null }) {
   );
 }
 
-/** One user: details, banners, the three galleries, wallet and login history. */
+const TABS = ['wallet', 'activity', 'history'] as const;
+type Tab = (typeof TABS)[number];
+/** The tab in the address (`?tab=`); the wallet when it names none. */
+const tabFrom = (value: string | null): Tab => TABS.find((t) => t === value) ?? 'wallet';
+
+/**
+ * One user: details, banners, the three galleries, their app sessions, and the wallet, activity
+ * and login history.
+ */
 export default function UserPage() {
   const id = idFrom(useParams().id);
   const query = useUser(id);
   const [dialog, setDialog] = useState<UserDialog>(null);
-  const [previewing, setPreviewing] = useState(false);
+  // The poster preview: a poster picked in the dialog, or one the activity names.
+  const [preview, setPreview] = useState<{ posterId?: number } | null>(null);
   const [search, setSearch] = useSearchParams();
-  const tab = search.get('tab') === 'history' ? 'history' : 'wallet';
+  const tab = tabFrom(search.get('tab'));
   const actions = useUserActions(setDialog, { page: true });
   const mayPreview = useGrants('poster').view;
   const back = <BackLink to="/users" label="All users" />;
@@ -105,7 +115,7 @@ export default function UserPage() {
       <>
         {back}
         <Center mih={200}>
-          <Loader aria-label="Loading the user" />
+          <Loader role="status" aria-label="Loading the user" />
         </Center>
       </>
     );
@@ -129,7 +139,7 @@ export default function UserPage() {
         </div>
         <Group gap="sm">
           {mayPreview && (
-            <Button leftSection={<IconEye size={18} />} onClick={() => setPreviewing(true)}>
+            <Button leftSection={<IconEye size={18} />} onClick={() => setPreview({})}>
               Preview a poster
             </Button>
           )}
@@ -173,13 +183,16 @@ export default function UserPage() {
         ))}
       </SimpleGrid>
 
+      <UserSessionsCard accountId={user.id} name={name} />
+
       <Tabs
         value={tab}
         onChange={(v) =>
           setSearch((prev) => {
             const next = new URLSearchParams(prev);
-            if (v === 'history') next.set('tab', 'history');
-            else next.delete('tab');
+            const chosen = tabFrom(v);
+            if (chosen === 'wallet') next.delete('tab');
+            else next.set('tab', chosen);
             return next;
           })
         }
@@ -187,10 +200,17 @@ export default function UserPage() {
       >
         <Tabs.List mb="md">
           <Tabs.Tab value="wallet">Wallet</Tabs.Tab>
+          <Tabs.Tab value="activity">Activity</Tabs.Tab>
           <Tabs.Tab value="history">Login history</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="wallet">
           <WalletList accountId={user.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="activity">
+          <ActivityList
+            accountId={user.id}
+            onPoster={mayPreview ? (posterId) => setPreview({ posterId }) : undefined}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="history">
           <LoginHistoryList accountId={user.id} prefix="h." />
@@ -199,11 +219,16 @@ export default function UserPage() {
 
       <UserDialogs dialog={dialog} onClose={() => setDialog(null)} />
       <PosterPreviewDialog
-        opened={previewing}
-        onClose={() => setPreviewing(false)}
+        opened={preview !== null}
+        onClose={() => setPreview(null)}
         masterAppId={user.masterAppId}
         accountId={user.id}
-        title={`A poster as ${name} gets it`}
+        posterId={preview?.posterId}
+        title={
+          preview?.posterId === undefined
+            ? `A poster as ${name} gets it`
+            : `Poster #${preview.posterId} as ${name} gets it`
+        }
       />
     </>
   );

@@ -3,11 +3,13 @@ import {
   PATHS,
   PREVIEW_MISSING_HEADER,
   USER_SORTS,
+  activityList,
   bulkResponse,
   deleteResponse,
   imageList,
   imageMutation,
   loginHistoryList,
+  sessionList,
   user,
   userList,
   userMutation,
@@ -29,6 +31,8 @@ export const userKeys = {
   images: (kind: ImageKind, id: number) => ['users', 'images', kind, id] as const,
   wallet: (id: number) => ['users', 'wallet', id] as const,
   history: (id: number | 'own') => ['login-history', id] as const,
+  sessions: (id: number) => ['users', 'sessions', id] as const,
+  activities: (id: number) => ['users', 'activities', id] as const,
 };
 export const USER_FILTERS = ['status', 'masterAppId'] as const;
 
@@ -210,6 +214,32 @@ export function useLoginHistory(accountId: number | 'own', prefix = '') {
     path: accountId === 'own' ? PATHS.loginHistoryOwn : PATHS.loginHistory(accountId),
     schema: loginHistoryList,
     prefix,
+  });
+}
+
+/** What a user did in the content app, newest first, with its own page parameters. */
+export function useUserActivities(accountId: number) {
+  return useList({
+    queryKey: userKeys.activities(accountId),
+    path: PATHS.userActivities(accountId),
+    schema: activityList,
+    prefix: 'a.',
+  });
+}
+
+/** Where a user is signed in to the content app now. */
+export function useUserSessions(accountId: number) {
+  return useQuery({
+    queryKey: userKeys.sessions(accountId),
+    queryFn: () => api.get(PATHS.userSessions(accountId), sessionList),
+  });
+}
+
+/** Ends one of a user's app sessions: its tokens stop working at once. */
+export function useEndUserSession(accountId: number) {
+  return useApiMutation({
+    mutationFn: (id: number) => api.delete(PATHS.userSession(accountId, id), deleteResponse),
+    invalidates: [userKeys.sessions(accountId), userKeys.history(accountId)],
   });
 }
 
