@@ -29,6 +29,7 @@ import { recentProof } from './migrations/0024-recent-proof.ts';
 import { eventStreams } from './migrations/0025-event-streams.ts';
 import { idempotencyKeys } from './migrations/0026-idempotency-keys.ts';
 import { appsApi } from './migrations/0027-apps-api.ts';
+import { schedules } from './migrations/0028-schedules.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -60,6 +61,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0025-event-streams': eventStreams(d),
     '0026-idempotency-keys': idempotencyKeys(d),
     '0027-apps-api': appsApi(d),
+    '0028-schedules': schedules(d),
   };
 }
 

@@ -193,6 +193,8 @@ export interface MasterAppTable {
   /** Moved by every change (db/versions.ts); API.md "Versions". */
   version: Generated<number>;
   name: string;
+  /** IANA time zone; null: the server's DEFAULT_TIME_ZONE (migration 0028). */
+  timeZone: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -263,6 +265,9 @@ export interface PosterTable {
   downloadCount: ColumnType<number, number | undefined, number>;
   status: Status;
   position: Side;
+  /** The window in which an ACTIVE row is live; null: open at that end (migration 0028). */
+  liveFrom: ColumnType<string | null, string | null | undefined, string | null>;
+  liveUntil: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -283,6 +288,9 @@ export interface VideoTable {
   date: string | null;
   downloadCount: ColumnType<number, number | undefined, number>;
   status: Status;
+  /** The window in which an ACTIVE row is live; null: open at that end (migration 0028). */
+  liveFrom: ColumnType<string | null, string | null | undefined, string | null>;
+  liveUntil: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -297,6 +305,9 @@ export interface BannerTable {
   link: string | null;
   linkType: LinkType;
   status: Status;
+  /** The window in which an ACTIVE row is live; null: open at that end (migration 0028). */
+  liveFrom: ColumnType<string | null, string | null | undefined, string | null>;
+  liveUntil: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
