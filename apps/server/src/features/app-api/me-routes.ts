@@ -37,7 +37,8 @@ import { NEWEST_FIRST } from '../../db/lists.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { answers } from '../../http/schemas.ts';
 import { upload } from '../../media/uploads.ts';
-import { audited, auditedCreate, record } from '../audit/record.ts';
+import { audited, record } from '../audit/record.ts';
+import { createUserImage } from '../users/images.ts';
 import { composedPoster } from '../posters/preview.ts';
 import { WALLETS_LIST, userAuditTarget } from '../users/routes.ts';
 import { saveEnquiry } from '../contact-us/routes.ts';
@@ -205,26 +206,13 @@ const meRoutes: FastifyPluginAsyncZod = async (app) => {
           );
           replaced = existing.image;
         } else {
-          const at = now();
-          await auditedCreate(
-            db,
-            request,
-            { area: 'userImages', table: 'userImages', action: 'CREATE' },
-            (trx) =>
-              trx
-                .insertInto('userImages')
-                .values({
-                  accountId,
-                  kind,
-                  defNum: number,
-                  position: kind === 'self' ? (position ?? 'LEFT') : null,
-                  image: key,
-                  createdAt: at,
-                  updatedAt: at,
-                })
-                .returning('id')
-                .executeTakeFirstOrThrow(),
-          );
+          await createUserImage(db, request, {
+            accountId,
+            kind,
+            defNum: number,
+            position: kind === 'self' ? (position ?? 'LEFT') : null,
+            image: key,
+          });
         }
       } catch (err) {
         await media.release([key]);

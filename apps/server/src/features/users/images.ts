@@ -3,7 +3,9 @@
  * per user, held by the unique index on (account, kind, number), so two racing uploads of the
  * same number cannot both win: the loser answers 409 and its file is let go.
  */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Insertable } from 'kysely';
 import {
   USER_IMAGE_COLUMNS,
   IMAGE_KINDS,
@@ -31,6 +33,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
+import type { UserImageTable } from '../../db/schema.ts';
 import { upload } from '../../media/uploads.ts';
 import { ownedLists, requireUser } from './routes.ts';
 import { registerVersioned } from '../../http/versions.ts';
@@ -53,6 +56,27 @@ const selectImages = (d: Db) =>
       'i.updatedAt',
     ]);
 type Row = Awaited<ReturnType<ReturnType<typeof selectImages>['executeTakeFirstOrThrow']>>;
+
+/** Records a new numbered image of a user (audited CREATE); answers its id. */
+export async function createUserImage(
+  db: Db,
+  request: FastifyRequest,
+  image: Omit<Insertable<UserImageTable>, 'createdAt' | 'updatedAt'>,
+): Promise<number> {
+  const at = now();
+  const row = await auditedCreate(
+    db,
+    request,
+    { area: 'userImages', table: 'userImages', action: 'CREATE' },
+    (trx) =>
+      trx
+        .insertInto('userImages')
+        .values({ ...image, createdAt: at, updatedAt: at })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+  );
+  return row.id;
+}
 
 export const USER_IMAGES_LIST = defineList({
   name: 'user_images',
@@ -154,27 +178,13 @@ const imageRoutes: FastifyPluginAsyncZod = async (app) => {
         let id: number;
         try {
           id = await uniqueNumber(async () => {
-            const at = now();
-            const row = await auditedCreate(
-              db,
-              request,
-              { area: 'userImages', table: 'userImages', action: 'CREATE' },
-              (trx) =>
-                trx
-                  .insertInto('userImages')
-                  .values({
-                    accountId,
-                    kind,
-                    defNum: body.defNum,
-                    position: self ? (body.position ?? 'LEFT') : null,
-                    image: key,
-                    createdAt: at,
-                    updatedAt: at,
-                  })
-                  .returning('id')
-                  .executeTakeFirstOrThrow(),
-            );
-            return row.id;
+            return createUserImage(db, request, {
+              accountId,
+              kind,
+              defNum: body.defNum,
+              position: self ? (body.position ?? 'LEFT') : null,
+              image: key,
+            });
           });
         } catch (err) {
           await media.release([key]);
