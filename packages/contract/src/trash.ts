@@ -68,5 +68,8 @@ export type TrashItemsBody = z.input<typeof trashItemsBody>;
 
 export const trashResponse = z.object({
   message: z.string(),
-  result: z.object({ items: z.array(trashItem), count: z.number().int() }),
+  result: z.object({
+    items: z.array(z.object({ area: z.enum(TRASH_AREAS), id: z.number().int() })),
+    count: z.number().int(),
+  }),
 });
