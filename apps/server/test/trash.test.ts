@@ -25,8 +25,12 @@ let appId: number;
 let appKey: string;
 let categoryId: number;
 beforeAll(async () => {
-  appId = (await ok(await admin({ method: 'POST', url: '/master-app', payload: { name: 'Trash App' } }))).result.id;
-  categoryId = (await ok(await admin({ method: 'POST', url: '/category', payload: { name: 'Trash Festival' } }))).result.id;
+  appId = (
+    await ok(await admin({ method: 'POST', url: '/master-app', payload: { name: 'Trash App' } }))
+  ).result.id;
+  categoryId = (
+    await ok(await admin({ method: 'POST', url: '/category', payload: { name: 'Trash Festival' } }))
+  ).result.id;
   const key = await admin({ method: 'GET', url: `/master-app/${appId}/app-key` });
   appKey = (key.json() as { result: { key: string } }).result.key;
 });
@@ -34,7 +38,13 @@ beforeAll(async () => {
 let size = 41;
 async function newPoster(): Promise<{ id: number; poster: string }> {
   const form = await multipart(
-    { position: 'LEFT', topDefNum: '1', selfDefNum: '2', bottomDefNum: '3', masterAppId: String(appId) },
+    {
+      position: 'LEFT',
+      topDefNum: '1',
+      selfDefNum: '2',
+      bottomDefNum: '3',
+      masterAppId: String(appId),
+    },
     { file: { name: 'p.png', data: await images.png(size++, 50), type: 'image/png' } },
   );
   const res = await admin({ method: 'POST', url: `/poster/only-cat/${categoryId}`, ...form });
@@ -42,7 +52,10 @@ async function newPoster(): Promise<{ id: number; poster: string }> {
 }
 
 const posterIds = async (query = '') => {
-  const res = await admin({ method: 'GET', url: `/poster/list?masterAppId=${appId}&limit=100${query}` });
+  const res = await admin({
+    method: 'GET',
+    url: `/poster/list?masterAppId=${appId}&limit=100${query}`,
+  });
   const body = res.json() as { result: Array<{ id: number; version: number }>; total: number };
   return { ids: body.result.map((r) => r.id), total: body.total, rows: body.result };
 };
@@ -180,12 +193,16 @@ describe('in bulk', () => {
 
 describe('a restore that would clash', () => {
   it('answers 409 naming the category whose name was taken meanwhile, and restores nothing', async () => {
-    const made = await ok(await admin({ method: 'POST', url: '/category', payload: { name: 'Eid Greetings' } }));
+    const made = await ok(
+      await admin({ method: 'POST', url: '/category', payload: { name: 'Eid Greetings' } }),
+    );
     const id = made.result.id;
     await ok(await admin({ method: 'DELETE', url: `/category/remove/${id}` }));
     const list = await admin({ method: 'GET', url: '/category/list?keyword=Eid%20Greetings' });
     expect(list.json()).toMatchObject({ total: 0 });
-    const twin = await ok(await admin({ method: 'POST', url: '/category', payload: { name: 'eid greetings' } }));
+    const twin = await ok(
+      await admin({ method: 'POST', url: '/category', payload: { name: 'eid greetings' } }),
+    );
     const res = await restore([{ area: 'categories', id }]);
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().message).toContain(`Category ${id}`);
@@ -200,11 +217,21 @@ describe('a restore that would clash', () => {
 
 describe('other areas', () => {
   it('a FAQ and a notification with its reads come back as they were', async () => {
-    const faq = await ok(await admin({ method: 'POST', url: '/faqs', payload: { question: 'Trash?', answer: 'Yes.' } }));
+    const faq = await ok(
+      await admin({
+        method: 'POST',
+        url: '/faqs',
+        payload: { question: 'Trash?', answer: 'Yes.' },
+      }),
+    );
     await ok(await admin({ method: 'DELETE', url: `/faqs/remove/${faq.result.id}` }));
-    expect((await admin({ method: 'GET', url: '/faqs/list?keyword=Trash' })).json()).toMatchObject({ total: 0 });
+    expect((await admin({ method: 'GET', url: '/faqs/list?keyword=Trash' })).json()).toMatchObject({
+      total: 0,
+    });
     await ok(await restore([{ area: 'faqs', id: faq.result.id }]));
-    expect((await admin({ method: 'GET', url: '/faqs/list?keyword=Trash' })).json()).toMatchObject({ total: 1 });
+    expect((await admin({ method: 'GET', url: '/faqs/list?keyword=Trash' })).json()).toMatchObject({
+      total: 1,
+    });
 
     const note = await ok(
       await admin({
@@ -258,7 +285,9 @@ describe('the sweep', () => {
 
 describe('access', () => {
   it('shows, restores and lets purge only what the account may delete', async () => {
-    const faq = await ok(await admin({ method: 'POST', url: '/faqs', payload: { question: 'Staff?', answer: 'No.' } }));
+    const faq = await ok(
+      await admin({ method: 'POST', url: '/faqs', payload: { question: 'Staff?', answer: 'No.' } }),
+    );
     await ok(await admin({ method: 'DELETE', url: `/faqs/remove/${faq.result.id}` }));
     const p = await newPoster();
     await ok(await admin({ method: 'DELETE', url: `/poster/remove/${p.id}` }));
@@ -277,7 +306,9 @@ describe('access', () => {
 
     const viewer = await s.staff({ poster: ['VIEW'] });
     expect((await trash('', viewer.token)).statusCode).toBe(403);
-    expect((await restore([{ area: 'faqs', id: faq.result.id }], viewer.token)).statusCode).toBe(404);
+    expect((await restore([{ area: 'faqs', id: faq.result.id }], viewer.token)).statusCode).toBe(
+      404,
+    );
     expect((await s.api({ method: 'GET', url: '/trash' })).statusCode).toBe(401);
   });
 });
@@ -289,7 +320,14 @@ describe('bad input', () => {
     ['an unknown area', [{ area: 'users', id: 1 }], 'items.0.area'],
     ['an id that is not one', [{ area: 'posters', id: 'x' }], 'items.0.id'],
     ['a zero id', [{ area: 'posters', id: 0 }], 'items.0.id'],
-    ['a repeated item', [{ area: 'posters', id: 1 }, { area: 'posters', id: 1 }], 'items'],
+    [
+      'a repeated item',
+      [
+        { area: 'posters', id: 1 },
+        { area: 'posters', id: 1 },
+      ],
+      'items',
+    ],
     ['an unknown key', [{ area: 'posters', id: 1, extra: true }], 'items.0.extra'],
   ])('%s → 400 naming the field, nothing changed', async (_name, items, path) => {
     for (const send of [restore, purge]) {

@@ -32,7 +32,11 @@ export function trash(d: Dialect): Migration {
         .addUniqueConstraint('trash_area_row_unique', ['area', 'row_id'])
         .execute();
       // The list, newest first, all areas or one; the sweep, oldest first.
-      await db.schema.createIndex('trash_deleted').on('trash').columns(['deleted_at', 'id']).execute();
+      await db.schema
+        .createIndex('trash_deleted')
+        .on('trash')
+        .columns(['deleted_at', 'id'])
+        .execute();
       await db.schema
         .createIndex('trash_area_deleted')
         .on('trash')

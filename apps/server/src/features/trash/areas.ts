@@ -29,7 +29,10 @@ export type TrashAreaSpec = {
   /** The column of the row's picture, if any. */
   thumbnail?: string;
   /** Tables whose rows reference this row and go with it (foreign key ON DELETE CASCADE). */
-  related: ReadonlyArray<{ table: 'posterDownloads' | 'posterLikes' | 'notificationReads'; column: string }>;
+  related: ReadonlyArray<{
+    table: 'posterDownloads' | 'posterLikes' | 'notificationReads';
+    column: string;
+  }>;
   /** Columns pointing at other rows, which a restore needs (a null column needs nothing). */
   parents: ReadonlyArray<{ column: string; table: keyof Database; noun: string }>;
   /** A unique value a restore must find free: the column and the index's comparison. */

@@ -70,27 +70,25 @@ const trashRoutes: FastifyPluginAsyncZod = async (app) => {
         .limit(limit)
         .offset(offset)
         .execute();
-      const result = rows.map(
-        (r): TrashRow => ({
-          area: r.area as TrashArea,
-          id: r.rowId,
-          title: r.title,
-          thumbnail: media.url(r.thumbnail),
-          deletedAt: r.deletedAt,
-          deletedBy:
-            r.deletedBy === null
-              ? null
-              : {
+      const result = rows.map((r): TrashRow => ({
+        area: r.area as TrashArea,
+        id: r.rowId,
+        title: r.title,
+        thumbnail: media.url(r.thumbnail),
+        deletedAt: r.deletedAt,
+        deletedBy:
+          r.deletedBy === null
+            ? null
+            : {
+                id: r.deletedBy,
+                name: displayName({
                   id: r.deletedBy,
-                  name: displayName({
-                    id: r.deletedBy,
-                    name: r.name,
-                    email: r.email,
-                    phoneNumber: r.phoneNumber,
-                  }),
-                },
-        }),
-      );
+                  name: r.name,
+                  email: r.email,
+                  phoneNumber: r.phoneNumber,
+                }),
+              },
+      }));
       return { result, total: Number(total), nextCursor: null };
     },
   );

@@ -148,7 +148,12 @@ export async function moveToTrash(
  * Inserts kept rows with their own ids. PostgreSQL's ids are GENERATED ALWAYS: an insert that
  * names one must say OVERRIDING SYSTEM VALUE (the id was the sequence's once; it is not reused).
  */
-async function insertKept(trx: Db, table: string, rows: readonly Record<string, unknown>[], withId: boolean) {
+async function insertKept(
+  trx: Db,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  withId: boolean,
+) {
   const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
   for (const part of chunks(rows)) {
     const compiled = anyDb(trx).insertInto(table).values(part).compile();
@@ -284,7 +289,9 @@ async function requireParents(trx: Db, area: TrashArea, rows: readonly KeptRow[]
   const spec = TRASH_SPECS[area];
   for (const parent of spec.parents) {
     const wanted = [
-      ...new Set(rows.map((r) => r[parent.column]).filter((v): v is number => typeof v === 'number')),
+      ...new Set(
+        rows.map((r) => r[parent.column]).filter((v): v is number => typeof v === 'number'),
+      ),
     ];
     const there = new Set<number>();
     for (const part of chunks(wanted)) {
@@ -295,7 +302,9 @@ async function requireParents(trx: Db, area: TrashArea, rows: readonly KeptRow[]
         .execute();
       for (const r of found) there.add(r.id as number);
     }
-    const orphan = rows.find((r) => typeof r[parent.column] === 'number' && !there.has(r[parent.column] as number));
+    const orphan = rows.find(
+      (r) => typeof r[parent.column] === 'number' && !there.has(r[parent.column] as number),
+    );
     if (orphan) {
       throw restoreConflict(
         `${spec.noun} ${orphan.id} cannot be restored: its ${parent.noun} (${String(orphan[parent.column])}) is in the trash or gone; restore that first`,
@@ -322,7 +331,11 @@ async function requireFree(trx: Db, area: TrashArea, rows: readonly KeptRow[]) {
   }
   for (const part of chunks([...seen.keys()])) {
     const column = sql.ref(unique.column.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-    const found = await sql<{ value: string }>`select ${unique.lower ? sql`lower(${column})` : column} as value from ${sql.table(spec.table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))} where ${unique.lower ? sql`lower(${column})` : column} in (${sql.join(part)})`.execute(trx);
+    const found = await sql<{
+      value: string;
+    }>`select ${unique.lower ? sql`lower(${column})` : column} as value from ${sql.table(spec.table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))} where ${unique.lower ? sql`lower(${column})` : column} in (${sql.join(part)})`.execute(
+      trx,
+    );
     const first = found.rows[0];
     if (first) {
       const row = rows.find((r) => fold(r[unique.column]) === first.value)!;
@@ -353,7 +366,8 @@ async function purgeRows(
       .orderBy('id')
       .limit(which.limit);
     // Two instances sweeping at once: each takes rows the other has not locked.
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate().skipLocked();
+    if (trx.getExecutor().adapter instanceof PostgresAdapter)
+      query = query.forUpdate().skipLocked();
     taken = await query.execute();
   }
   const keys: string[] = [];
@@ -415,4 +429,3 @@ export async function sweepTrash(
     if (taken.length < 200) return purged;
   }
 }
-
