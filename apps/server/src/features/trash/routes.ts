@@ -33,8 +33,8 @@ const trashRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Areas: posters, videos, banners, categories, specialDays, blogs, pages, faqs, ' +
           'notifications; each is shown to accounts holding DELETE on its menu (SUPER_ADMIN: ' +
-          'all). An account with DELETE in none, or asking for an `area` it may not delete in, ' +
-          'is refused (403). Rows stay TRASH_DAYS days (30 by default), then the sweep deletes ' +
+          'all); an account with DELETE in none sees an empty trash, and one asking for an ' +
+          '`area` it may not delete in is refused (403). Rows stay TRASH_DAYS days (30 by default), then the sweep deletes ' +
           'them and their files for good.',
         querystring: trashListQuery,
         response: answers(trashList),
@@ -43,8 +43,10 @@ const trashRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const allowed = await deletableAreas(db, request.account);
       const { area, keyword, limit, offset } = request.query;
-      if (allowed.size === 0 || (area !== undefined && !allowed.has(area))) throw forbidden();
+      if (area !== undefined && !allowed.has(area)) throw forbidden();
       const areas: TrashArea[] = area ? [area] : TRASH_AREAS.filter((a) => allowed.has(a));
+      // DELETE in no trashable area: nothing of the trash is this account's to see.
+      if (areas.length === 0) return { result: [], total: 0, nextCursor: null };
       let base = db.selectFrom('trash as t').where('t.area', 'in', areas);
       if (keyword) {
         base = base.where(dialect.contains('t.title', dialect.containsPattern(keyword)));
