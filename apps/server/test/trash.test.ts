@@ -32,7 +32,7 @@ beforeAll(async () => {
     await ok(await admin({ method: 'POST', url: '/category', payload: { name: 'Trash Festival' } }))
   ).result.id;
   const key = await admin({ method: 'GET', url: `/master-app/${appId}/app-key` });
-  appKey = (key.json() as { result: { key: string } }).result.key;
+  appKey = key.json<{ result: { key: string } }>().result.key;
 });
 
 let size = 41;
@@ -56,7 +56,7 @@ const posterIds = async (query = '') => {
     method: 'GET',
     url: `/poster/list?masterAppId=${appId}&limit=100${query}`,
   });
-  const body = res.json() as { result: Array<{ id: number; version: number }>; total: number };
+  const body = res.json<{ result: Array<{ id: number; version: number }>; total: number }>();
   return { ids: body.result.map((r) => r.id), total: body.total, rows: body.result };
 };
 const trash = async (query = '', token = s.adminToken) => {
@@ -64,9 +64,9 @@ const trash = async (query = '', token = s.adminToken) => {
   return res;
 };
 const restore = (items: unknown, token = s.adminToken) =>
-  s.api({ method: 'POST', url: '/trash/restore', token, payload: { items } as object });
+  s.api({ method: 'POST', url: '/trash/restore', token, payload: { items } });
 const purge = (items: unknown, token = s.adminToken) =>
-  s.api({ method: 'DELETE', url: '/trash', token, payload: { items } as object });
+  s.api({ method: 'DELETE', url: '/trash', token, payload: { items } });
 const served = async (url: string) => (await s.app.inject({ method: 'GET', url })).statusCode;
 const appFeed = async () => {
   const res = await s.app.inject({
@@ -75,7 +75,7 @@ const appFeed = async () => {
     headers: { 'x-app-key': appKey },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { result: Array<{ id: number }> }).result.map((r) => r.id);
+  return res.json<{ result: Array<{ id: number }> }>().result.map((r) => r.id);
 };
 
 describe('a poster deleted, restored, purged', () => {
@@ -104,7 +104,7 @@ describe('a poster deleted, restored, purged', () => {
 
     const listed = await trash('?area=posters');
     expect(listed.statusCode, listed.body).toBe(200);
-    const row = (listed.json() as { result: TrashRow[] }).result.find((r) => r.id === id)!;
+    const row = listed.json<{ result: TrashRow[] }>().result.find((r) => r.id === id)!;
     expect(row).toMatchObject({
       area: 'posters',
       id,
@@ -271,7 +271,7 @@ describe('the sweep', () => {
     expect(await sweepTrash(s.ctx.db, s.ctx.media, days, log)).toBe(1);
     expect(fs.existsSync(s.mediaFile(old.poster))).toBe(false);
     expect(fs.existsSync(s.mediaFile(young.poster))).toBe(true);
-    const left = (await trash('?area=posters')).json() as { result: TrashRow[] };
+    const left = (await trash('?area=posters')).json<{ result: TrashRow[] }>();
     expect(left.result.map((r) => r.id)).toEqual([young.id]);
     // A second instance sweeping the same moment finds nothing left to do.
     expect(await sweepTrash(s.ctx.db, s.ctx.media, days, log)).toBe(0);
@@ -295,7 +295,7 @@ describe('access', () => {
     const posterStaff = await s.staff({ poster: ['VIEW', 'DELETE'], faqs: ['VIEW'] });
     const seen = await trash('', posterStaff.token);
     expect(seen.statusCode, seen.body).toBe(200);
-    const areas = new Set((seen.json() as { result: TrashRow[] }).result.map((r) => r.area));
+    const areas = new Set(seen.json<{ result: TrashRow[] }>().result.map((r) => r.area));
     expect([...areas]).toEqual(['posters']);
     expect((await trash('?area=faqs', posterStaff.token)).statusCode).toBe(403);
     const refused = await restore([{ area: 'faqs', id: faq.result.id }], posterStaff.token);

@@ -111,8 +111,8 @@ export function useMayOpen(access: ScreenAccess): {
         ? data.role === 'SUPER_ADMIN' ||
           access.anyDelete.some((menu) => data.grants[menu]?.includes('DELETE'))
         : access.menu
-        ? (data.grants[access.menu]?.includes('VIEW') ?? false)
-        : true;
+          ? (data.grants[access.menu]?.includes('VIEW') ?? false)
+          : true;
   return { allowed, error, retry: refetch };
 }
 

@@ -207,8 +207,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
           action: 'DELETE',
           ids: [request.params.id],
         },
-        async (trx) =>
-          (await moveToTrash(trx, request, 'notifications', [request.params.id]))[0],
+        async (trx) => (await moveToTrash(trx, request, 'notifications', [request.params.id]))[0],
       );
       if (!row) throw notFound(MESSAGES.notificationNotFound);
       return { message: MESSAGES.notificationDeleted, result: { id: request.params.id } };

@@ -82,7 +82,7 @@ export const TRASH_SPECS: { [A in TrashArea]: TrashAreaSpec } = {
     related: [],
     parents: [app, { column: 'accountId', table: 'accounts', noun: 'account' }],
     title: (row, names) =>
-      `Video · ${appName(row, names)}${row.date ? ` · ${String(row.date)}` : ''}`,
+      `Video · ${appName(row, names)}${typeof row.date === 'string' ? ` · ${row.date}` : ''}`,
   },
   banners: {
     table: 'banners',

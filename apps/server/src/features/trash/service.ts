@@ -21,7 +21,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../http/errors.ts';
 import { mediaPrefixes } from '../../http/rich-text.ts';
 import type { MediaService } from '../../media/service.ts';
-import { KEY } from '../../media/store.ts';
+import { KEY, type MediaStore } from '../../media/store.ts';
 import { record, type AuditEntryInput } from '../audit/record.ts';
 import { RESTORE_ORDER, TRASH_SPECS, type KeptRow, type Names } from './areas.ts';
 
@@ -79,6 +79,9 @@ function keysOf(area: TrashArea, row: KeptRow, prefixes: readonly string[]): str
   return [...keys];
 }
 
+/** Who deletes, when not a request's signed-in account (the demo data), and the media store. */
+export type TrashActor = { accountId: number; store: Pick<MediaStore, 'url'> };
+
 /**
  * Moves the rows `ids` of `area` to the trash and deletes them, in `trx`: answers the rows that
  * were there (a bulk call compares them with `ids`: requireAll). Their files stay (trash_media
@@ -86,10 +89,12 @@ function keysOf(area: TrashArea, row: KeptRow, prefixes: readonly string[]): str
  */
 export async function moveToTrash(
   trx: Db,
-  request: FastifyRequest,
+  by: FastifyRequest | TrashActor,
   area: TrashArea,
   ids: readonly number[],
 ): Promise<KeptRow[]> {
+  const actor =
+    'accountId' in by ? by : { accountId: by.account.id, store: by.server.ctx.media.store };
   if (ids.length === 0) return [];
   const spec = TRASH_SPECS[area];
   const db = anyDb(trx);
@@ -113,7 +118,7 @@ export async function moveToTrash(
     }
   }
   const names = await namesOf(trx, rows);
-  const prefixes = mediaPrefixes(request.server.ctx.media.store);
+  const prefixes = mediaPrefixes(actor.store);
   const at = now();
   for (const part of chunks(rows, 100)) {
     const inserted = await trx
@@ -127,7 +132,7 @@ export async function moveToTrash(
           row: JSON.stringify(row),
           related: JSON.stringify(related.get(row.id) ?? {}),
           deletedAt: at,
-          deletedBy: request.account.id,
+          deletedBy: actor.accountId,
         })),
       )
       .returning(['id', 'rowId'])
@@ -263,7 +268,7 @@ export async function restoreItems(
         }
       }
       for (const row of rows) {
-        entries.push({ area: area as AuditArea, rowId: row.id, action: 'RESTORE', after: row });
+        entries.push({ area: area, rowId: row.id, action: 'RESTORE', after: row });
       }
     }
     for (const part of chunks(taken.map((t) => t.id))) {
