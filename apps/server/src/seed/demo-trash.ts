@@ -1,5 +1,5 @@
 /**
- * The demo's trash (issue #35): a poster and a FAQ the owner deleted a few days ago, so the Trash
+ * The demo's trash (issue #35): a poster and a FAQ deleted two days ago, so the Trash
  * screen has rows to show and restore. Rows made only to be deleted (a second app's copy of a
  * demo poster, a FAQ no other run adds), so `--force` never adds them again beside their trashed
  * selves; added only while the trash is empty.
@@ -44,7 +44,7 @@ export async function seedTrash(db: Db, media: MediaService, scope: DemoScope): 
     await moveToTrash(trx, by, 'posters', [poster.id]);
     scope.tally.add('trashed rows');
   });
-  // Deleted two days ago, as the owner would have.
+  // Deleted two days ago.
   await db
     .updateTable('trash')
     .set({ deletedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() })
