@@ -54,6 +54,8 @@ import staffRoutes from './features/staff/routes.ts';
 import menuRoutes from './features/staff/menus.ts';
 import auditRoutes from './features/audit/routes.ts';
 import eventRoutes from './features/events/routes.ts';
+import trashRoutes from './features/trash/routes.ts';
+import { sweepTrash } from './features/trash/service.ts';
 import { Presence } from './events/presence.ts';
 import { EventStreams } from './events/streams.ts';
 import { registerAuditGuard } from './features/audit/record.ts';
@@ -162,6 +164,8 @@ export async function buildApp(
   ctx.redis?.on('error', (err: unknown) => app.log.warn({ err }, 'Redis connection error'));
   const sweeps = startMediaSweeps(ctx.media, {
     ...config.mediaSweep,
+    // The trash's sweep first: the files of the rows it purges go in the same round.
+    before: () => sweepTrash(ctx.db, ctx.media, config.trashDays, app.log),
     log: app.log,
     removals: metrics.sweepRemovals,
   });
@@ -287,6 +291,7 @@ export async function buildApp(
       await api.register(menuRoutes);
       await api.register(auditRoutes);
       await api.register(eventRoutes);
+      await api.register(trashRoutes);
     },
     { prefix: API_BASE },
   );

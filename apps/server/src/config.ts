@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { EMAIL_ADDRESS, REAUTH_WINDOW_SECONDS } from '@master-admin/contract';
+import { EMAIL_ADDRESS, REAUTH_WINDOW_SECONDS, TRASH_DAYS_DEFAULT } from '@master-admin/contract';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -55,6 +55,7 @@ const env = z.object({
   CONTACT_RATE_PER_HOUR: positiveInt.default(5),
   MEDIA_ORPHAN_MINUTES: positiveInt.max(10_080).default(60),
   MEDIA_SWEEP_MINUTES: positiveInt.max(10_080).default(60),
+  TRASH_DAYS: positiveInt.max(3650).default(TRASH_DAYS_DEFAULT),
   EXPORT_CHUNK_ROWS: positiveInt.max(10_000).default(1000),
   DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
@@ -126,6 +127,8 @@ export type Config = {
   uploads: { maxImageBytes: number; maxImagePixels: number; maxVideoBytes: number };
   /** Stored files no row names are removed once this old, checked every `intervalMinutes`. */
   mediaSweep: { olderThanMinutes: number; intervalMinutes: number };
+  /** Days a trashed row is kept before the sweep purges it (features/trash). */
+  trashDays: number;
   contactRatePerHour: number;
   /** Rows a CSV export reads per statement (Lists.walk). */
   exportChunkRows: number;
@@ -294,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       olderThanMinutes: e.MEDIA_ORPHAN_MINUTES,
       intervalMinutes: e.MEDIA_SWEEP_MINUTES,
     },
+    trashDays: e.TRASH_DAYS,
     exportChunkRows: e.EXPORT_CHUNK_ROWS,
     shutdown: { drainSeconds: e.DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
     metricsToken: e.METRICS_TOKEN,

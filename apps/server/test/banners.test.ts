@@ -380,6 +380,8 @@ describe('changes', () => {
       token: s.adminToken,
     });
     expect(removed.json()).toEqual({ message: MESSAGES.bannerDeleted, result: { id: banner.id } });
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(newFile)).toBe(false);
     expect(fs.existsSync(newFile.replace(/\.webp$/, '.thumb.webp'))).toBe(false);
     const again = await s.api({
@@ -399,6 +401,8 @@ describe('changes', () => {
     await s.api({ method: 'DELETE', url: `/banner/remove/${one.id}`, token: s.adminToken });
     expect(fs.existsSync(file)).toBe(true);
     await s.api({ method: 'DELETE', url: `/banner/remove/${two.id}`, token: s.adminToken });
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(file)).toBe(false);
   });
 

@@ -554,6 +554,8 @@ describe('delete', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: MESSAGES.blogDeleted, result: { id: blog.id } });
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(file)).toBe(false);
     expect(fs.existsSync(file.replace(/\.webp$/, '.thumb.webp'))).toBe(false);
     expect((await detail(blog.id)).statusCode).toBe(404);
@@ -574,6 +576,8 @@ describe('delete', () => {
     await s.api({ method: 'DELETE', url: `/blogs/remove/${one.id}`, token: s.adminToken });
     expect(fs.existsSync(file)).toBe(true);
     await s.api({ method: 'DELETE', url: `/blogs/remove/${two.id}`, token: s.adminToken });
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(file)).toBe(false);
 
     const plain = await created();

@@ -34,6 +34,7 @@ const TABLES: Array<keyof Database> = [
   'loginHistory',
   'userActivities',
   'userPermissions',
+  'trash',
 ];
 
 async function counts(): Promise<Record<string, number>> {
@@ -58,6 +59,10 @@ describe('demo', () => {
     expect(r.stdout).toMatch(/^Added the demo in [\d.]+ s: 3 master apps, /);
     stdout = r.stdout;
     first = await counts();
+    // A poster and a FAQ the owner deleted, waiting in the trash (with the poster's file).
+    const trashed = await s.ctx.db.selectFrom('trash').select(['area', 'title']).execute();
+    expect(trashed.map((t) => t.area).sort()).toEqual(['faqs', 'posters']);
+    expect(await s.ctx.db.selectFrom('trashMedia').select('key').execute()).toHaveLength(1);
     for (const table of TABLES) expect(first[table], table).toBeGreaterThan(0);
     // Staff and users beside the admin; the standard pages written out.
     const roles = await s.ctx.db

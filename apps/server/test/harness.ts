@@ -70,6 +70,8 @@ export interface TestServer {
   mediaFile(url: string): string;
   /** How many rows `table` holds. */
   rowCount(table: keyof Database): Promise<number>;
+  /** Deletes everything in the trash for good (as the SUPER_ADMIN would), files included. */
+  emptyTrash(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -288,6 +290,7 @@ export async function startServer(
       ).n,
     );
 
+  const adminToken = await login(ADMIN.email, ADMIN.password);
   return {
     app,
     ctx,
@@ -297,8 +300,21 @@ export async function startServer(
     storedFiles,
     mediaFile: (url) => path.join(mediaDir, url.slice('/media/'.length)),
     rowCount,
+    emptyTrash: async () => {
+      const rows = await ctx.db.selectFrom('trash').select(['area', 'rowId']).execute();
+      for (let i = 0; i < rows.length; i += 500) {
+        const items = rows.slice(i, i + 500).map((r) => ({ area: r.area, id: r.rowId }));
+        const res = await api({
+          method: 'DELETE',
+          url: '/trash',
+          token: adminToken,
+          payload: { items },
+        });
+        if (res.statusCode !== 200) throw new Error(`emptying the trash: ${res.body}`);
+      }
+    },
     adminId,
-    adminToken: await login(ADMIN.email, ADMIN.password),
+    adminToken,
     api,
     login,
     staff,

@@ -314,6 +314,8 @@ describe('delete', () => {
     const res = await remove(made.id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: MESSAGES.notificationDeleted, result: { id: made.id } });
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(file)).toBe(false);
     expect(fs.existsSync(thumbOf(file))).toBe(false);
     expect((await notificationRows()).some((r) => r.id === made.id)).toBe(false);
@@ -331,6 +333,8 @@ describe('delete', () => {
     await remove(one.id);
     expect(fs.existsSync(fileOf(one.logo))).toBe(true);
     await remove(two.id);
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect(fs.existsSync(fileOf(one.logo))).toBe(false);
   });
 

@@ -436,6 +436,8 @@ describe('changes to one poster', () => {
       const res = await admin({ method: 'DELETE', url: `/poster/remove/${id}` });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ message: MESSAGES.posterDeleted, result: { id } });
+      // Deleted rows wait in the trash with their files; emptied, the files go.
+      await s.emptyTrash();
       const last = i === ids.length - 1;
       expect((await s.app.inject({ method: 'GET', url })).statusCode, `after ${i + 1}`).toBe(
         last ? 404 : 200,
@@ -519,6 +521,8 @@ describe('bulk calls, all or nothing', () => {
       result: { ids, count: ids.length },
     });
     expect((await list('limit=100')).result.some((r) => ids.includes(r.id))).toBe(false);
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect((await s.app.inject({ method: 'GET', url })).statusCode).toBe(404);
   });
 });

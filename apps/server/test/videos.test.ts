@@ -529,6 +529,8 @@ describe('files', () => {
 
     const last = await admin({ method: 'DELETE', url: `/video/remove/${second.id}` });
     expect(last.statusCode, last.body).toBe(200);
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     expect((await get(first.videoUrl)).statusCode).toBe(404);
     const embed = await get(first.iframeLink);
     expect(embed.statusCode).toBe(404);
@@ -640,11 +642,14 @@ describe('bulk calls, all or nothing', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: MESSAGES.videoDeleted, result: { ids, count: 3 } });
     expect((await list('limit=100')).result.some((r) => ids.includes(r.id))).toBe(false);
+    // Deleted rows wait in the trash with their files; emptied, the files go.
+    await s.emptyTrash();
     // One row still uses the shared file; the other file went with its only row.
     expect((await get(a.videoUrl)).statusCode).toBe(200);
     expect((await get(own.videoUrl)).statusCode).toBe(404);
     expect((await get(own.iframeLink)).statusCode).toBe(404);
     await admin({ method: 'DELETE', url: `/video/remove/${kept.id}` });
+    await s.emptyTrash();
     expect((await get(a.videoUrl)).statusCode).toBe(404);
   });
 });

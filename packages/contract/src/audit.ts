@@ -59,6 +59,9 @@ export const AUDIT_ACTIONS = [
   'UNLIKE',
   'SHARE',
   'READ',
+  // The trash (issue #35): a trashed row brought back, or deleted for good.
+  'RESTORE',
+  'PURGE',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

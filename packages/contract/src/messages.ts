@@ -205,4 +205,7 @@ export const MESSAGES = {
   posterUnliked: 'Like taken back',
   posterShared: 'Share noted',
   notificationRead: 'Notification marked read',
+  // The trash (API.md "Planning festivals").
+  restored: 'Restored',
+  purged: 'Deleted forever',
 } as const;

@@ -171,6 +171,10 @@ export const PATHS = {
   events: '/events',
   presence: '/presence',
 
+  /** The trash: its list and purge (DELETE), and restore (API.md "Planning festivals"). */
+  trash: '/trash',
+  trashRestore: '/trash/restore',
+
   contactList: '/contact-us/all',
   contactSubmit: '/public/contact-us',
 

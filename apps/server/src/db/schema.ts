@@ -541,6 +541,28 @@ export interface IdempotencyKeyTable {
   expiresAt: Timestamp;
 }
 
+/** A deleted row kept for restore (migration 0029, features/trash). */
+export interface TrashTable {
+  id: Generated<number>;
+  area: string;
+  rowId: number;
+  title: string;
+  /** Media key of the row's picture. */
+  thumbnail: string | null;
+  /** The row as JSON (its columns by their camelCase names). */
+  row: string;
+  /** The rows that went with it by cascade, as JSON: `{ <table>: [rows] }`. */
+  related: string;
+  deletedAt: Timestamp;
+  deletedBy: number | null;
+}
+
+/** A media key a trashed row holds: in use until the row is purged. */
+export interface TrashMediaTable {
+  trashId: number;
+  key: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -585,6 +607,8 @@ export interface Database {
   userActivities: UserActivityTable;
   posterLikes: PosterLikeTable;
   notificationReads: NotificationReadTable;
+  trash: TrashTable;
+  trashMedia: TrashMediaTable;
 }
 
 export type Account = Selectable<AccountTable>;

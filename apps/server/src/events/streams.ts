@@ -447,7 +447,13 @@ export class EventStreams {
   }
 }
 
-const ACTIONS: Record<string, EventAction> = { CREATE: 'created', DELETE: 'deleted' };
+const ACTIONS: Record<string, EventAction> = {
+  CREATE: 'created',
+  DELETE: 'deleted',
+  // The trash: a restored row is back in its lists; a purged one leaves the trash's.
+  RESTORE: 'created',
+  PURGE: 'deleted',
+};
 
 /** What the audit `action` says of its row: created, deleted, or changed. */
 export function eventAction(action: string): EventAction {

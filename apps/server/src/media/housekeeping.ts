@@ -120,13 +120,17 @@ export function startMediaSweeps(
   options: {
     olderThanMinutes: number;
     intervalMinutes: number;
+    /** Housekeeping that runs first in each round (the trash's sweep). */
+    before?: () => Promise<unknown>;
     log: FastifyBaseLogger;
     removals: { inc(count: number): void };
   },
 ) {
   let running: Promise<void> | undefined;
   const run = () => {
-    running ??= sweepMedia(media, options.olderThanMinutes * 60_000)
+    running ??= (options.before?.() ?? Promise.resolve())
+      .catch((err: unknown) => options.log.warn({ err }, 'trash sweep failed'))
+      .then(() => sweepMedia(media, options.olderThanMinutes * 60_000))
       .then(({ removed, partials }) => {
         if (removed.length > 0 || partials.length > 0) {
           options.removals.inc(removed.length + partials.length);

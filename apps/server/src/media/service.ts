@@ -27,6 +27,8 @@ export const MEDIA_COLUMNS: ReadonlyArray<readonly [table: string, column: strin
   ['user_details', 'top'],
   ['user_details', 'bottom'],
   ['user_images', 'image'],
+  // A trashed row's files (features/trash): in use until the row is purged.
+  ['trash_media', 'key'],
 ];
 
 /** Rich-text columns: an image of this app's media inside a body also keeps its file. */

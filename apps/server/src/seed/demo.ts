@@ -14,6 +14,7 @@ import { generatedPassword } from '../auth/passwords.ts';
 import { createMasterApp } from '../features/master-apps/lookup.ts';
 import { mediaPrefixes, sanitizeRichText } from '../http/rich-text.ts';
 import type { MediaService } from '../media/service.ts';
+import { seedTrash } from './demo-trash.ts';
 import { randomSource, type RandomSource } from './bench.ts';
 import {
   APP_DOMAINS,
@@ -332,5 +333,6 @@ export async function seedDemo(
   await seedPostersVideosBanners(db, media, scope);
   await seedWriting(db, media, scope);
   await seedUsers(db, media, { count: size.users, notices: size.notices, apps, rng, at, tally });
+  await seedTrash(db, media, scope);
   return { added: tally.added, staff };
 }

@@ -7,6 +7,7 @@ import { NotFound } from '../components/NotFound';
 import { ErrorScreen } from '../components/ErrorScreen';
 import type { ScreenHandle } from '../components/AccessDenied';
 import type { ScreenAccess } from '../lib/permissions';
+import { TRASH_MENUS } from '../lib/trash-menus';
 import { RequireAuth, type SignInState } from './layout/RequireAuth';
 import SignInPage from '../features/auth/SignInPage';
 
@@ -151,6 +152,12 @@ export const routes: RouteObject[] = [
                     path: 'permissions/:id/:accountId',
                     ...screen(() => import('../features/staff/MenuPermissionsPage'), {
                       superAdmin: true,
+                    }),
+                  },
+                  {
+                    path: 'trash',
+                    ...screen(() => import('../features/trash/TrashPage'), {
+                      anyDelete: TRASH_MENUS,
                     }),
                   },
                   {

@@ -43,7 +43,7 @@ export function GuardedOutlet() {
   const matches = useMatches();
   const access = (matches.at(-1)?.handle as ScreenHandle | undefined)?.access ?? {};
   const { allowed, error, retry } = useMayOpen(access);
-  if (!access.menu && !access.superAdmin) return <Outlet />;
+  if (!access.menu && !access.superAdmin && !access.anyDelete) return <Outlet />;
   if (allowed === undefined) {
     return error ? (
       <RecordLoadError title="Your permissions could not be loaded" error={error} onRetry={retry} />

@@ -7,7 +7,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { BULK_MAX, MAX_LIMIT } from '@master-admin/contract';
+import { BULK_MAX, MAX_LIMIT, type TrashArea } from '@master-admin/contract';
 import { api, ApiError, errorText, type Values } from './api';
 import { formatNumber } from './format';
 import { useApiMutation } from './mutation';
@@ -102,9 +102,12 @@ export function bulkVersions(
 export function useBulkMutation<A, R extends { message: string }>(options: {
   call: (ids: number[], args: A, versions: { versions?: Record<string, number> }) => Promise<R>;
   invalidates: readonly (readonly unknown[])[];
+  /** A delete into the trash: the toast's Undo restores every id of every call. */
+  trash?: TrashArea;
 }) {
   const client = useQueryClient();
   return useApiMutation({
+    ...(options.trash ? { trash: options.trash } : {}),
     mutationFn: async ({ selection, args }: { selection: Selection<BulkRow>; args: A }) => {
       const ids = await selectionIds(selection);
       let last: R | undefined;
@@ -121,7 +124,9 @@ export function useBulkMutation<A, R extends { message: string }>(options: {
           );
         }
       }
-      return defined(last);
+      // The answer names every id acted on (the toast's Undo restores them all), not the last
+      // call's alone.
+      return { ...defined(last), result: { ids, count: ids.length } };
     },
     invalidates: options.invalidates,
   });

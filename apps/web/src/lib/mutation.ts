@@ -8,7 +8,9 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { conflictOf, errorText } from './api';
+import type { TrashArea } from '@master-admin/contract';
 import { toast, toastErrorSoon } from './toast';
+import { deletedIds, offerUndo } from './trash';
 
 /**
  * The toast of a call refused for a stale version: the server's message, with the row's id when
@@ -33,6 +35,11 @@ export function useApiMutation<TVars, TResult extends { message?: string }>(opti
   /** The toast on success; the server's message when not given. */
   successMessage?: string;
   onSuccess?: (result: TResult, vars: TVars) => void;
+  /**
+   * A delete that moves rows of this area to the trash: its toast offers Undo (lib/trash.ts) for
+   * the ids its answer names.
+   */
+  trash?: TrashArea;
 }) {
   const client = useQueryClient();
   const refresh = () =>
@@ -43,7 +50,8 @@ export function useApiMutation<TVars, TResult extends { message?: string }>(opti
     mutationFn: options.mutationFn,
     onSuccess: async (result, vars) => {
       const message = options.successMessage ?? result.message;
-      if (message) toast('success', message);
+      if (message && options.trash) offerUndo(message, options.trash, deletedIds(result));
+      else if (message) toast('success', message);
       options.onSuccess?.(result, vars);
       await refresh();
     },

@@ -83,8 +83,15 @@ export function useGrants(menu: BuiltInMenuName): Grants {
   };
 }
 
-/** Who may open a screen: VIEW on its menu, only a SUPER_ADMIN, or (neither) anyone signed in. */
-export type ScreenAccess = { menu?: BuiltInMenuName; superAdmin?: true };
+/**
+ * Who may open a screen: VIEW on its menu, only a SUPER_ADMIN, DELETE on at least one of
+ * `anyDelete` (the trash), or (none of them) anyone signed in.
+ */
+export type ScreenAccess = {
+  menu?: BuiltInMenuName;
+  superAdmin?: true;
+  anyDelete?: readonly BuiltInMenuName[];
+};
 
 /**
  * Whether the caller may open a screen; undefined until the answer arrives (or when it failed:
@@ -100,8 +107,27 @@ export function useMayOpen(access: ScreenAccess): {
     ? undefined
     : access.superAdmin
       ? data.role === 'SUPER_ADMIN'
-      : access.menu
-        ? (data.grants[access.menu]?.includes('VIEW') ?? false)
-        : true;
+      : access.anyDelete
+        ? data.role === 'SUPER_ADMIN' ||
+          access.anyDelete.some((menu) => data.grants[menu]?.includes('DELETE'))
+        : access.menu
+          ? (data.grants[access.menu]?.includes('VIEW') ?? false)
+          : true;
   return { allowed, error, retry: refetch };
+}
+
+/** Whether the caller is the SUPER_ADMIN (false until the answer arrives). */
+export function useIsSuperAdmin(): boolean {
+  return usePermissionQuery().data?.role === 'SUPER_ADMIN';
+}
+
+/** The menus on which the caller holds DELETE (every menu for a SUPER_ADMIN). */
+export function useDeleteMenus(): ReadonlySet<string> | 'all' {
+  const { data } = usePermissionQuery();
+  if (data?.role === 'SUPER_ADMIN') return 'all';
+  return new Set(
+    Object.entries(data?.grants ?? {})
+      .filter(([, kinds]) => kinds.includes('DELETE'))
+      .map(([menu]) => menu),
+  );
 }

@@ -20,6 +20,7 @@ import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import { answers } from '../../http/schemas.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -239,18 +240,20 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('banner', 'DELETE') },
       schema: {
         tags: ['banners'],
-        summary: 'Deletes a banner and, when no other row uses it, its image',
+        summary: 'Moves a banner, with its image, to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
     },
     async (request) => {
       const { id } = request.params;
-      const row = await audited(db, request, audit('DELETE', id), (trx) =>
-        trx.deleteFrom('banners').where('id', '=', id).returning('image').executeTakeFirst(),
+      const row = await audited(
+        db,
+        request,
+        audit('DELETE', id),
+        async (trx) => (await moveToTrash(trx, request, 'banners', [id]))[0],
       );
       if (!row) throw notFound(MESSAGES.bannerNotFound);
-      await media.release([row.image]);
       return { message: MESSAGES.bannerDeleted, result: { id: request.params.id } };
     },
   );

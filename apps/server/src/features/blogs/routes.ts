@@ -20,6 +20,7 @@ import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { hasVisibleContent, mediaPrefixes, sanitizeRichText } from '../../http/rich-text.ts';
@@ -306,7 +307,7 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('blogs', 'DELETE') },
       schema: {
         tags: ['blogs'],
-        summary: 'Deletes a blog and, when no other row uses it, its image',
+        summary: 'Moves a blog, with its images, to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
@@ -316,15 +317,9 @@ const blogRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         request,
         { area: 'blogs', table: 'blogs', action: 'DELETE', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .deleteFrom('blogs')
-            .where('id', '=', request.params.id)
-            .returning('image')
-            .executeTakeFirst(),
+        async (trx) => (await moveToTrash(trx, request, 'blogs', [request.params.id]))[0],
       );
       if (!row) throw notFound(MESSAGES.blogNotFound);
-      await media.release([row.image]);
       return { message: MESSAGES.blogDeleted, result: { id: request.params.id } };
     },
   );

@@ -19,6 +19,7 @@ import {
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
@@ -218,7 +219,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('category', 'DELETE') },
       schema: {
         tags: ['categories'],
-        summary: 'Deletes a category that no poster uses',
+        summary: 'Moves a category that no poster uses to the trash',
         description: `While any poster belongs to the category, answers 409 "${MESSAGES.categoryInUse}" and deletes nothing.`,
         params: idParams,
         response: answers(deleteResponse),
@@ -241,11 +242,7 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
             .limit(1)
             .executeTakeFirst();
           if (used) throw conflict(MESSAGES.categoryInUse);
-          return trx
-            .deleteFrom('categories')
-            .where('id', '=', id)
-            .returning('id')
-            .executeTakeFirst();
+          return (await moveToTrash(trx, request, 'categories', [id]))[0];
         });
         if (!row) throw notFound(MESSAGES.categoryNotFound);
         return { message: MESSAGES.categoryDeleted, result: { id: row.id } };

@@ -21,6 +21,7 @@ import { notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 
 const COLUMNS = ['id', 'version', 'question', 'answer', 'createdAt'] as const;
 
@@ -136,7 +137,7 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('faqs', 'DELETE') },
       schema: {
         tags: ['faqs'],
-        summary: 'Deletes a FAQ',
+        summary: 'Moves a FAQ to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
@@ -145,7 +146,7 @@ const faqRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const target = { area: 'faqs', table: 'faqs', action: 'DELETE', ids: [id] } as const;
       const row = await audited(db, request, target, (trx) =>
-        trx.deleteFrom('faqs').where('id', '=', id).returning('id').executeTakeFirst(),
+        moveToTrash(trx, request, 'faqs', [id]).then((rows) => rows[0]),
       );
       if (!row) throw notFound(MESSAGES.faqNotFound);
       return { message: MESSAGES.faqDeleted, result: { id: row.id } };

@@ -20,6 +20,7 @@ import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import { answers } from '../../http/schemas.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { now } from '../../db/dialect.ts';
@@ -191,7 +192,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('notification', 'DELETE') },
       schema: {
         tags: ['notifications'],
-        summary: 'Deletes a notification and, when no other row uses it, its logo',
+        summary: 'Moves a notification, with its logo and reads, to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
@@ -206,15 +207,9 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
           action: 'DELETE',
           ids: [request.params.id],
         },
-        (trx) =>
-          trx
-            .deleteFrom('notifications')
-            .where('id', '=', request.params.id)
-            .returning('logo')
-            .executeTakeFirst(),
+        async (trx) => (await moveToTrash(trx, request, 'notifications', [request.params.id]))[0],
       );
       if (!row) throw notFound(MESSAGES.notificationNotFound);
-      await media.release([row.logo]);
       return { message: MESSAGES.notificationDeleted, result: { id: request.params.id } };
     },
   );

@@ -27,6 +27,7 @@ import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, updateAudited } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
@@ -496,7 +497,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu(MENU, 'DELETE') },
       schema: {
         tags: ['posters'],
-        summary: 'Deletes a poster and, when no other row uses them, its files',
+        summary: 'Moves a poster, with its files, downloads and likes, to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
@@ -506,15 +507,9 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         request,
         { area: 'posters', table: 'posters', action: 'DELETE', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .deleteFrom('posters')
-            .where('id', '=', request.params.id)
-            .returning(['poster', 'videoThumb'])
-            .executeTakeFirst(),
+        async (trx) => (await moveToTrash(trx, request, 'posters', [request.params.id]))[0],
       );
       if (!row) throw notFound(MESSAGES.posterNotFound);
-      await media.release([row.poster, row.videoThumb]);
       return { message: MESSAGES.posterDeleted, result: { id: request.params.id } };
     },
   );
@@ -526,8 +521,8 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['posters'],
         summary:
-          'Deletes 1..500 posters, all or nothing (an id with no poster is a 404 naming it, and ' +
-          'nothing is deleted); files go once no row uses them',
+          'Moves 1..500 posters (with their files, downloads and likes) to the trash, all or ' +
+          'nothing (an id with no poster is a 404 naming it, and nothing is deleted)',
         body: bulkIdsBody,
         response: answers(bulkResponse),
       },
@@ -535,16 +530,9 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { ids } = request.body;
       const target = { area: 'posters', table: 'posters', action: 'DELETE', ids } as const;
-      const removed = await audited(db, request, target, async (trx) => {
-        const rows = await trx
-          .deleteFrom('posters')
-          .where('id', 'in', ids)
-          .returning(['id', 'poster', 'videoThumb'])
-          .execute();
-        requireAll('poster', ids, rows);
-        return rows;
+      await audited(db, request, target, async (trx) => {
+        requireAll('poster', ids, await moveToTrash(trx, request, 'posters', ids));
       });
-      await media.release(removed.flatMap((r) => [r.poster, r.videoThumb]));
       return { message: MESSAGES.posterDeleted, result: { ids, count: ids.length } };
     },
   );

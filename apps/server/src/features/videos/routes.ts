@@ -36,6 +36,7 @@ import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, updateAudited } from '../audit/record.ts';
+import { moveToTrash } from '../trash/service.ts';
 import type { FastifyRequest } from 'fastify';
 import { requireAll } from '../../http/bulk.ts';
 import { answers } from '../../http/schemas.ts';
@@ -336,7 +337,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu(MENU, 'DELETE') },
       schema: {
         tags: ['videos'],
-        summary: 'Deletes a video and, when no other row uses it, its file',
+        summary: 'Moves a video, with its file, to the trash',
         params: idParams,
         response: answers(deleteResponse),
       },
@@ -346,15 +347,9 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         request,
         { area: 'videos', table: 'videos', action: 'DELETE', ids: [request.params.id] },
-        (trx) =>
-          trx
-            .deleteFrom('videos')
-            .where('id', '=', request.params.id)
-            .returning('video')
-            .executeTakeFirst(),
+        async (trx) => (await moveToTrash(trx, request, 'videos', [request.params.id]))[0],
       );
       if (!row) throw notFound(MESSAGES.videoNotFound);
-      await media.release([row.video]);
       return { message: MESSAGES.videoDeleted, result: { id: request.params.id } };
     },
   );
@@ -366,8 +361,8 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['videos'],
         summary:
-          'Deletes 1..500 videos, all or nothing (an id with no video is a 404 naming it, and ' +
-          'nothing is deleted); files go once no row uses them',
+          'Moves 1..500 videos (with their files) to the trash, all or nothing (an id with no ' +
+          'video is a 404 naming it, and nothing is deleted)',
         body: bulkIdsBody,
         response: answers(bulkResponse),
       },
@@ -375,16 +370,9 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { ids } = request.body;
       const target = { area: 'videos', table: 'videos', action: 'DELETE', ids } as const;
-      const removed = await audited(db, request, target, async (trx) => {
-        const rows = await trx
-          .deleteFrom('videos')
-          .where('id', 'in', ids)
-          .returning(['id', 'video'])
-          .execute();
-        requireAll('video', ids, rows);
-        return rows;
+      await audited(db, request, target, async (trx) => {
+        requireAll('video', ids, await moveToTrash(trx, request, 'videos', ids));
       });
-      await media.release(removed.map((r) => r.video));
       return { message: MESSAGES.videoDeleted, result: { ids, count: ids.length } };
     },
   );

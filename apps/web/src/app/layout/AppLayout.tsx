@@ -54,9 +54,12 @@ function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
 function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, to, icon: Icon } = item;
   // Until the grants are known nothing is marked, so a lock never shows and then vanishes.
-  const denied = useMayOpen(accessAt(to)).allowed === false;
+  const allowed = useMayOpen(accessAt(to)).allowed;
+  const denied = allowed === false;
   const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
   const locked = denied || waiting;
+  // Shown only once the grants say it may be opened (never shown, then taken away).
+  if (item.hiddenWhenDenied && allowed !== true) return null;
   return (
     <NavLink
       component={RouterNavLink}

@@ -15,6 +15,7 @@ import {
   IconPhoto,
   IconPhotoStar,
   IconSettings,
+  IconTrash,
   IconUserCircle,
   IconUsers,
   IconUsersGroup,
@@ -25,7 +26,13 @@ import {
  * A sidebar link. Every account sees the same links (spec §2: the menu is the same for
  * everyone); who may open each screen is the router's business (app/router.tsx).
  */
-export type NavItem = { label: string; to: string; icon: Icon };
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: Icon;
+  /** Left out, not locked, for an account that may not open it (the trash). */
+  hiddenWhenDenied?: true;
+};
 
 /** The sidebar's links, in the spec's order (§2); Logout follows Account. */
 export const MAIN_NAV: NavItem[] = [
@@ -50,6 +57,7 @@ export const MORE_NAV: NavItem[] = [
   { label: 'Special Days', to: '/special-day', icon: IconCalendarEvent },
   { label: 'Contact Us', to: '/contact-us', icon: IconMail },
   { label: 'Menus', to: '/menus', icon: IconLayoutList },
+  { label: 'Trash', to: '/trash', icon: IconTrash, hiddenWhenDenied: true },
   { label: 'Audit Log', to: '/audit-log', icon: IconListSearch },
   { label: 'Login History', to: '/login-history', icon: IconHistory },
 ];

@@ -45,6 +45,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   UNLIKE: 'Like taken back',
   SHARE: 'Shared from the app',
   READ: 'Read in the app',
+  RESTORE: 'Restored from the trash',
+  PURGE: 'Deleted forever',
 };
 
 export const ACTION_COLORS: Record<AuditAction, string> = {
@@ -73,4 +75,6 @@ export const ACTION_COLORS: Record<AuditAction, string> = {
   UNLIKE: 'gray',
   SHARE: 'cyan',
   READ: 'gray',
+  RESTORE: 'teal',
+  PURGE: 'red',
 };

@@ -87,6 +87,7 @@ export function useDeleteBanner() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.bannerRemove(id), deleteResponse, { ifMatch }),
+    trash: 'banners',
     invalidates: [bannerKeys.all],
   });
 }

@@ -118,6 +118,7 @@ export function useDeleteBlog(options: { onSuccess?: () => void } = {}) {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.blogRemove(id), deleteResponse, { ifMatch }),
+    trash: 'blogs',
     invalidates: [blogKeys.all],
     onSuccess: options.onSuccess,
   });

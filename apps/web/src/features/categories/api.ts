@@ -53,6 +53,7 @@ export function useDeleteCategory() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.categoryRemove(id), deleteResponse, { ifMatch }),
+    trash: 'categories',
     invalidates: [categoryKeys.all],
   });
 }

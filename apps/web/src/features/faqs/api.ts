@@ -42,6 +42,7 @@ export function useDeleteFaq() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.faqRemove(id), deleteResponse, { ifMatch }),
+    trash: 'faqs',
     invalidates: [faqKeys.all],
   });
 }

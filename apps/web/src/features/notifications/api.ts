@@ -46,6 +46,7 @@ export function useDeleteNotification() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.notificationRemove(id), deleteResponse, { ifMatch }),
+    trash: 'notifications',
     invalidates: [notificationKeys.all],
   });
 }

@@ -134,6 +134,7 @@ export function useDeletePoster() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.posterRemove(id), deleteResponse, { ifMatch }),
+    trash: 'posters',
     invalidates: [posterKeys.all],
   });
 }
@@ -152,6 +153,7 @@ export function useDeletePosters() {
   return useBulkMutation({
     call: (ids: number[], _: undefined, versions) =>
       api.json('DELETE', PATHS.posterBulkDelete, bulkResponse, { ids, ...versions }),
+    trash: 'posters',
     invalidates: [posterKeys.all],
   });
 }

@@ -87,6 +87,7 @@ export function useDeleteVideo() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
       api.delete(PATHS.videoRemove(id), deleteResponse, { ifMatch }),
+    trash: 'videos',
     invalidates: [videoKeys.all],
   });
 }
@@ -105,6 +106,7 @@ export function useDeleteVideos() {
   return useBulkMutation({
     call: (ids: number[], _: undefined, versions) =>
       api.json('DELETE', PATHS.videoRemoveMany, bulkResponse, { ids, ...versions }),
+    trash: 'videos',
     invalidates: [videoKeys.all],
   });
 }

@@ -1,3 +1,4 @@
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { errorText } from './api';
 
@@ -16,15 +17,41 @@ const COLORS: Record<ToastType, string> = {
  * A toast: coloured by type, titled with the type capitalised, closable. It goes after 2 s,
  * except an error, which stays until closed: it is read, often copied, before it is acted on.
  */
-export function toast(type: ToastType, message: string, duration = DEFAULT_TOAST_MS) {
-  notifications.show({
+export function toast(
+  type: ToastType,
+  message: string,
+  duration = DEFAULT_TOAST_MS,
+  action?: ToastAction,
+) {
+  const id = notifications.show({
     title: type.charAt(0).toUpperCase() + type.slice(1),
-    message,
+    message: action ? withAction(message, action, () => notifications.hide(id)) : message,
     color: COLORS[type],
     autoClose: type === 'error' ? false : duration,
     withCloseButton: true,
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
+}
+
+/** A button in a toast (Undo): pressing it closes the toast, then runs `onClick`. */
+export type ToastAction = { label: string; onClick: () => unknown };
+
+function withAction(message: string, action: ToastAction, close: () => void) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm">
+      <Text size="sm">{message}</Text>
+      <Button
+        size="compact-sm"
+        variant="light"
+        onClick={() => {
+          close();
+          action.onClick();
+        }}
+      >
+        {action.label}
+      </Button>
+    </Group>
+  );
 }
 
 const toasted = new WeakSet<object>();
