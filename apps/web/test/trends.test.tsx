@@ -181,6 +181,32 @@ describe('dashboard trends', () => {
     await waitFor(() => expect(seen.at(-1)).toBe('?masterAppId=1&bucket=month'));
     expect(router.state.location.search).toBe('?masterAppId=1&bucket=month');
   });
+  it('show a staff member only what their grants open: no users, no links into closed areas', async () => {
+    // The server leaves the users out for such an account; the screen must not show them even
+    // were they sent.
+    server.use(...dashboardCalls(), staffGrants({ dashboard: ['VIEW'], category: ['VIEW'] }));
+    renderApp('/', { signedInAs: 'staff@b.c' });
+    await waitFor(() => expect(screen.getByTestId('stat-totalPoster')).toHaveTextContent('3'));
+    expect(screen.queryByTestId('stat-totalUser')).toBeNull();
+
+    const fresh = await screen.findByTestId('trend-new');
+    expect(within(fresh).queryByRole('link', { name: 'Newest users' })).toBeNull();
+    expect(within(fresh).queryByRole('link', { name: 'Newest posters' })).toBeNull();
+    const table = within(fresh).getByRole('table', { name: 'New posters per period' });
+    expect(within(table).queryByRole('columnheader', { name: 'New users' })).toBeNull();
+    const downloads = screen.getByTestId('trend-downloads');
+    expect(within(downloads).queryByRole('link')).toBeNull();
+
+    // Category VIEW: its list is linked; the posters behind a category are not.
+    const categories = screen.getByTestId('top-categories');
+    await within(categories).findByText('Diwali');
+    expect(within(categories).getByRole('link', { name: 'All categories' })).toBeInTheDocument();
+    expect(within(categories).queryByRole('link', { name: 'Diwali' })).toBeNull();
+    expect(within(screen.getByTestId('top-posters')).queryByRole('link')).toBeNull();
+    const upcoming = screen.getByTestId('upcoming-days');
+    await within(upcoming).findByText('Bhai Dooj');
+    expect(within(upcoming).queryByRole('link')).toBeNull();
+  });
 });
 
 const calendarDay = (id: number, name: string, day: number, counts: [number, number]) => ({

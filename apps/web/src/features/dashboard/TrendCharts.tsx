@@ -16,7 +16,8 @@ export type TrendPoint = {
   tick: string;
   downloads: number;
   posters: number;
-  users: number;
+  /** Absent for an account that may not view users. */
+  users?: number;
 };
 
 /** The most periods named along a chart's time axis: they fit a phone's width. */
@@ -59,7 +60,7 @@ export function DownloadsChart(props: { points: TrendPoint[] }) {
   );
 }
 
-export function NewRowsChart(props: { points: TrendPoint[] }) {
+export function NewRowsChart(props: { points: TrendPoint[]; withUsers: boolean }) {
   return (
     <BarChart
       h={240}
@@ -67,7 +68,7 @@ export function NewRowsChart(props: { points: TrendPoint[] }) {
       dataKey="label"
       series={[
         { name: 'posters', label: 'Posters', color: 'teal.6' },
-        { name: 'users', label: 'Users', color: 'indigo.6' },
+        ...(props.withUsers ? [{ name: 'users', label: 'Users', color: 'indigo.6' }] : []),
       ]}
       withLegend
       valueFormatter={formatNumber}
@@ -80,7 +81,8 @@ export function NewRowsChart(props: { points: TrendPoint[] }) {
 export function TopCategoriesChart(props: {
   rows: CategoryDownloads[];
   height: number;
-  onPick: (category: CategoryDownloads) => void;
+  /** Opens the category's posters; none when the account may not view posters. */
+  onPick?: (category: CategoryDownloads) => void;
 }) {
   const { rows } = props;
   return (
@@ -96,13 +98,17 @@ export function TopCategoriesChart(props: {
       series={[{ name: 'downloads', label: 'Downloads', color: 'grape.6' }]}
       valueFormatter={formatNumber}
       barChartProps={{ accessibilityLayer: false }}
-      barProps={{
-        cursor: 'pointer',
-        onClick: (_: unknown, index: number) => {
-          const c = rows[index];
-          if (c) props.onPick(c);
-        },
-      }}
+      barProps={
+        props.onPick
+          ? {
+              cursor: 'pointer',
+              onClick: (_: unknown, index: number) => {
+                const c = rows[index];
+                if (c) props.onPick?.(c);
+              },
+            }
+          : undefined
+      }
     />
   );
 }
