@@ -86,6 +86,18 @@ export function useGrants(menu: BuiltInMenuName): Grants {
 /** Who may open a screen: VIEW on its menu, only a SUPER_ADMIN, or (neither) anyone signed in. */
 export type ScreenAccess = { menu?: BuiltInMenuName; superAdmin?: true };
 
+/** Whether `grants` let the caller open a screen of `access`. */
+export function allows(grants: MyPermissions, access: ScreenAccess): boolean {
+  if (access.superAdmin) return grants.role === 'SUPER_ADMIN';
+  if (access.menu) return grants.grants[access.menu]?.includes('VIEW') ?? false;
+  return true;
+}
+
+/** The caller's grants; undefined until the answer arrives. */
+export function useMyPermissions(): MyPermissions | undefined {
+  return usePermissionQuery().data;
+}
+
 /**
  * Whether the caller may open a screen; undefined until the answer arrives (or when it failed:
  * `error` then says why).
@@ -96,12 +108,6 @@ export function useMayOpen(access: ScreenAccess): {
   retry: () => unknown;
 } {
   const { data, error, refetch } = usePermissionQuery();
-  const allowed = !data
-    ? undefined
-    : access.superAdmin
-      ? data.role === 'SUPER_ADMIN'
-      : access.menu
-        ? (data.grants[access.menu]?.includes('VIEW') ?? false)
-        : true;
+  const allowed = data ? allows(data, access) : undefined;
   return { allowed, error, retry: refetch };
 }

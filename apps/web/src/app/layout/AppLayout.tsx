@@ -42,8 +42,9 @@ import { ReauthPrompt } from '../../components/ReauthPrompt';
 import classes from './AppLayout.module.css';
 
 /**
- * The links: the same for every account (spec §2). One to a screen the account may not view
- * (it would say "Access Denied!", components/AccessDenied.tsx) carries a lock saying so.
+ * The links to the screens the account may open: one it may not view (it would say "Access
+ * Denied!", components/AccessDenied.tsx) is left out (issue #35, docs/features.md). While a second
+ * factor must be set up first, every link shows, with a lock saying so.
  */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
   return props.items.map((item) => (
@@ -53,10 +54,11 @@ function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
 
 function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, to, icon: Icon } = item;
-  // Until the grants are known nothing is marked, so a lock never shows and then vanishes.
+  // Until the grants are known every link shows (remembered grants make that rare).
   const denied = useMayOpen(accessAt(to)).allowed === false;
   const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
-  const locked = denied || waiting;
+  if (denied && !waiting) return null;
+  const locked = waiting;
   return (
     <NavLink
       component={RouterNavLink}
@@ -66,17 +68,8 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
       leftSection={<Icon size={18} stroke={1.6} />}
       rightSection={
         locked ? (
-          <Tooltip
-            label={waiting ? 'Set up a second factor first' : 'No access'}
-            position="right"
-            withArrow
-          >
-            <IconLock
-              size={15}
-              stroke={1.8}
-              role="img"
-              aria-label={waiting ? 'Set up a second factor first' : 'No access'}
-            />
+          <Tooltip label="Set up a second factor first" position="right" withArrow>
+            <IconLock size={15} stroke={1.8} role="img" aria-label="Set up a second factor first" />
           </Tooltip>
         ) : undefined
       }
