@@ -402,3 +402,33 @@ describe('a live dashboard', () => {
     expect(calls).toBe(before + 1);
   });
 });
+
+describe('grants changed by the owner while a screen is open', () => {
+  it('follow on the open screen and in the menu within seconds, with no reload or call', async () => {
+    signIn();
+    let grants: Record<string, string[]> = { category: ['VIEW', 'CREATE'], faqs: ['VIEW'] };
+    server.use(
+      http.get(api('/account/me/permissions'), () => HttpResponse.json({ role: 'STAFF', grants })),
+    );
+    categoryList(() => [category(1)]);
+    const stream = streams();
+    renderApp('/category');
+    expect(await screen.findByRole('button', { name: 'New category' })).toBeInTheDocument();
+    await waitFor(() => expect(events.state).toBe('live'));
+    const nav = screen.getByRole('navigation', { name: 'Areas' });
+    expect(within(nav).queryByRole('link', { name: 'Banners' })).toBeNull();
+
+    // The owner takes CREATE away and grants banners: the stream says so.
+    grants = { category: ['VIEW'], faqs: ['VIEW'], banner: ['VIEW'] };
+    stream.send('id: 11\nevent: access\ndata: {}\n\n');
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'New category' })).not.toBeInTheDocument(),
+    );
+    expect(await within(nav).findByRole('link', { name: 'Banners' })).toBeInTheDocument();
+
+    // Then VIEW: the open screen says "Access Denied!".
+    grants = { faqs: ['VIEW'] };
+    stream.send('id: 12\nevent: access\ndata: {}\n\n');
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+  });
+});

@@ -29,7 +29,7 @@ import { NavLink as RouterNavLink, useLocation, useNavigation } from 'react-rout
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
-import { useEventStream } from '../../lib/events';
+import { useAccessChanges, useEventStream } from '../../lib/events';
 import { useSignOut } from '../../lib/sign-out';
 import { Loading } from '../../components/Loading';
 import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
@@ -174,8 +174,14 @@ function Shell() {
   const menuRef = useRef<HTMLDivElement>(null);
   const moreBelow = useMoreBelow(menuRef);
 
-  // A refusal means the grants changed, or a second factor became required: read them again, so
-  // screens and buttons follow.
+  // A refusal means the grants changed, or a second factor became required; the stream says so
+  // as the owner changes them (`event: access`): read them again, so the menu, the open screen
+  // and its buttons follow.
+  const readAccessAgain = () => {
+    void client.invalidateQueries({ queryKey: permissionKeys.mine });
+    void client.invalidateQueries({ queryKey: factorKeys.mine });
+  };
+  useAccessChanges(readAccessAgain);
   useEffect(() => {
     setForbiddenHandler(() => {
       void client.invalidateQueries({ queryKey: permissionKeys.mine });
