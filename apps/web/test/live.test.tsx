@@ -432,3 +432,43 @@ describe('grants changed by the owner while a screen is open', () => {
     expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
   });
 });
+
+describe('layers and Esc', () => {
+  it('one Esc closes only the top layer: the History panel, then the edit dialog asks', async () => {
+    signIn();
+    categoryList(() => [category(1, 'Diwali')]);
+    server.use(
+      http.get(api('/audit/history/categories/1'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
+    );
+    const stream = streams();
+    renderApp('/category');
+    await screen.findByRole('cell', { name: /Diwali/ });
+    await waitFor(() => expect(events.state).toBe('live'));
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Diwali' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename Diwali' });
+    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    await userEvent.type(name, ' Special');
+    stream.send(change(11, { action: 'changed', id: 1, version: 2 }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Review' }));
+    const history = await screen.findByRole('dialog', { name: 'History of Diwali' });
+
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(history).not.toBeInTheDocument());
+    // The edit dialog is still open, and asks nothing yet.
+    expect(screen.getByRole('dialog', { name: 'Rename Diwali' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull();
+    expect(name).toHaveValue('Diwali Special');
+
+    // The next Esc asks about the changes, and the one after keeps them (the prompt is on top).
+    await userEvent.keyboard('{Escape}');
+    expect(await screen.findByRole('dialog', { name: 'Discard changes?' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull(),
+    );
+    expect(screen.getByRole('dialog', { name: 'Rename Diwali' })).toBeInTheDocument();
+  });
+});
