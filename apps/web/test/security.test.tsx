@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES, STORAGE_KEYS, type SessionRow } from '@master-admin/contract';
 import { renderApp } from './render';
+import { SESSIONS_SHOWN } from '../src/components/SessionList';
 import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, myFactors, server, staffGrants } from './server';
 
@@ -345,6 +346,30 @@ describe('sessions', () => {
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
     expect(ended).toEqual(['2', 'others']);
     expect(screen.getByRole('button', { name: 'End all other sessions' })).toBeDisabled();
+  });
+
+  it('shows the newest few of many sessions, this device’s among them, and all on demand', async () => {
+    // About forty sign-ins, newest first as the server lists them; this device's is an old one.
+    const sessions = Array.from({ length: 40 }, (_, i) =>
+      session(i + 1, { device: `Browser ${i + 1}`, current: i === 30 }),
+    );
+    server.use(
+      me(),
+      http.get(api('/account/me/sessions'), () => HttpResponse.json({ result: sessions })),
+    );
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    const list = await screen.findByRole('list', { name: 'Your sessions' });
+    const shown = () =>
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent ?? '');
+    expect(shown()).toHaveLength(SESSIONS_SHOWN + 1);
+    expect(shown()[0]).toContain('Browser 1');
+    expect(shown().at(-1)).toContain('This device');
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 40 sessions' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(40);
+    await userEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(SESSIONS_SHOWN + 1);
   });
 
   it('ending this device’s own session signs out', async () => {
