@@ -31,7 +31,7 @@ import { useListParams } from '../../lib/list';
 import { POSTER_RATIO, Thumbnail } from '../../components/Thumbnail';
 import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
-import { defined } from '../../lib/defined';
+import { underWay } from './chart-axes';
 import { useGrants } from '../../lib/permissions';
 
 /** A link to `to` when the account may open it, else the same words as plain text. */
@@ -219,16 +219,29 @@ export default function Trends(props: { filters: PeriodFilters }) {
 }
 
 type TrendQuery = ReturnType<typeof useTrend>;
+
+/**
+ * A trend's points as the charts and tables name them; the period still under way (today's day,
+ * week or month) is named "so far" and drawn so (TrendCharts.tsx), not as a drop.
+ */
+function chartPoints(data: TrendQuery['data']) {
+  if (!data) return [];
+  return data.points.map((p) => {
+    const partial = underWay(data.bucket, p.start);
+    const label = bucketLabel(data.bucket, p.start);
+    return {
+      ...p,
+      partial,
+      label: partial ? `${label} (so far)` : label,
+      tick: bucketTick(data.bucket, p.start),
+    };
+  });
+}
 type TopQuery = ReturnType<typeof useTop>;
 
 function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const posters = useGrants('poster').view;
-  const data = trend.data;
-  const points = (data?.points ?? []).map((p) => ({
-    ...p,
-    label: bucketLabel(defined(data).bucket, p.start),
-    tick: bucketTick(defined(data).bucket, p.start),
-  }));
+  const points = chartPoints(trend.data);
   return (
     <ChartCard
       title="Downloads"
@@ -258,12 +271,7 @@ function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
 function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
   const posters = useGrants('poster').view;
   const users = useGrants('users').view;
-  const data = trend.data;
-  const points = (data?.points ?? []).map((p) => ({
-    ...p,
-    label: bucketLabel(defined(data).bucket, p.start),
-    tick: bucketTick(defined(data).bucket, p.start),
-  }));
+  const points = chartPoints(trend.data);
   const title = users ? 'New posters and users' : 'New posters';
   return (
     <ChartCard
