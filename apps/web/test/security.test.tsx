@@ -128,6 +128,35 @@ describe('the authenticator app', () => {
     expect(screen.getByText('10 of 10 recovery codes left.')).toBeInTheDocument();
   });
 
+  it('says a wrong code once, on the field, and nothing of it after the right one', async () => {
+    const setup = totpSetup();
+    let tries = 0;
+    server.use(
+      me(),
+      myFactors(() => (setup.confirmed ? { totp: true, recoveryCodesLeft: 10 } : {})),
+      // The first code is wrong; the server names the field (409 on code).
+      http.post(api('/account/me/totp/confirm'), () => {
+        tries += 1;
+        return tries === 1 ? errorJson(409, 'Conflict', MESSAGES.invalidCode, 'code') : undefined;
+      }),
+    );
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    expect(await screen.findByText('Off')).toBeInTheDocument();
+    await enrolTotp();
+    const dialog = screen.getByRole('dialog', { name: 'Set up an authenticator app' });
+    const code = within(dialog).getByRole('textbox', { name: 'Code from the app' });
+    await waitFor(() => expect(code).toHaveAccessibleDescription(/This code is not valid/));
+    // One message for one failure: the field's, no toast beside it.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.getAllByText(MESSAGES.invalidCode)).toHaveLength(1);
+
+    await userEvent.clear(code);
+    await userEvent.type(code, '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn on' }));
+    expect(await screen.findByText(MESSAGES.totpEnabled)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.invalidCode)).toBeNull();
+  });
+
   it('is removed with a current code; a wrong one is marked on the field and signs nobody out', async () => {
     const sent: unknown[] = [];
     server.use(

@@ -281,7 +281,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
           markShown(err);
           setShown({ conflict, fields: differing(conflict, openedWith) });
         } else {
-          markFieldErrors(err, form.setError);
+          // Said on the fields the form shows, and then not again in a toast.
+          markFieldErrors(err, form.setError, (field) => labels.current.has(field));
           // A bulk call's conflict: its toast says which rows and that the list is refreshed.
           toastError(err, labels.current, conflict ? conflictText(err) : undefined);
         }
