@@ -170,7 +170,8 @@ async function signInViewOnly(page: Page, sql: Sql) {
     role: 'STAFF',
     grants: { blogs: ['VIEW'], pages: ['VIEW'] },
   });
-  await openSignedIn(page, '/', { heading: 'Access Denied!', as: staff });
+  // No dashboard: it lands on its first area, Pages (before Blogs in the menu).
+  await openSignedIn(page, '/', { heading: 'Pages', as: staff });
 }
 
 /** A view-only account's row menu holds only History (the audit log's entries of the row). */
@@ -193,8 +194,12 @@ test('an account that may only view blogs and pages is offered nothing that woul
   });
   await api('post', '/master-app', { form: { name: unique('E2E View-only app') } });
   await signInViewOnly(page, sql);
-  // The same side menu as everyone's; an area it may not view says so.
-  await openArea(page, 'Master Apps', 'Access Denied!');
+  // The side menu leaves out what it may not view; such an area's address says so.
+  await expect(
+    page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Master Apps' }),
+  ).toHaveCount(0);
+  await page.goto('/masterApp');
+  await expect(page.getByRole('heading', { name: 'Access Denied!', level: 2 })).toBeVisible();
 
   await openArea(page, 'Blogs');
   const blogRow = row(page, 'Blogs', title);

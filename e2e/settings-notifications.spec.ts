@@ -149,11 +149,12 @@ test.describe('Settings', () => {
   test('a staff account without the settings menu sees "Access Denied!"', async ({ page, sql }) => {
     // A STAFF account with no permission rows at all: every menu is denied.
     const { email } = await newBackOfficeAccount(sql, { role: 'STAFF' });
-    await signIn(page, email, ADMIN.password);
-    // The side menu is the same for everyone; the screen says no, without asking for the list.
+    // No area: it lands on Account, and the side menu leaves Settings out.
+    await signIn(page, email, ADMIN.password, 'Account');
     await expect(
       page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Settings' }),
-    ).toBeVisible();
+    ).toHaveCount(0);
+    // Its address says no, without asking for the list.
     const listCalls: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/v1/settings/')) listCalls.push(r.url());

@@ -306,3 +306,34 @@ describe('dashboard input', () => {
     expect((await counts('?fromDate=2024-02-29&toDate=2024-02-29')).totalUser).toBe(0);
   });
 });
+
+describe('what a staff member’s grants let the dashboard tell', () => {
+  const as = async (token: string, url: string) => {
+    const res = await s.api({ method: 'GET', url, token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  it('counts users only for an account that may view them', async () => {
+    const content = { totalCategory: 5, totalPoster: 6, downloadPoster: 5 + 7 + 11 + 13 + 17 + 19 };
+    const dashboardOnly = await s.staff({ dashboard: ['VIEW'] });
+    expect(await as(dashboardOnly.token, '/dashboard/getCount')).toEqual(content);
+    const withUsers = await s.staff({ dashboard: ['VIEW'], users: ['VIEW'] });
+    expect(await as(withUsers.token, '/dashboard/getCount')).toEqual({ ...content, totalUser: 7 });
+    // A grant other than VIEW does not count.
+    const createOnly = await s.staff({ dashboard: ['VIEW'], users: ['CREATE'] });
+    expect(await as(createOnly.token, '/dashboard/getCount')).toEqual(content);
+  });
+
+  it('leaves the new users out of the trend without VIEW on users', async () => {
+    const url = '/dashboard/trends?fromDate=2025-03-01&toDate=2025-03-11';
+    const admin = await as(s.adminToken, url);
+    expect(admin.points.some((p: { users?: number }) => (p.users ?? 0) > 0)).toBe(true);
+    const viewer = await s.staff({ dashboard: ['VIEW'] });
+    const trend = await as(viewer.token, url);
+    expect(trend.points).toHaveLength(admin.points.length);
+    for (const point of trend.points) expect(point).not.toHaveProperty('users');
+    const withUsers = await s.staff({ dashboard: ['VIEW'], users: ['VIEW'] });
+    expect(await as(withUsers.token, url)).toEqual(admin);
+  });
+});

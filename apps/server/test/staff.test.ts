@@ -67,6 +67,7 @@ describe('creating a staff account', () => {
       roles: 'Editor',
       status: 'ACTIVE',
       createdAt: expect.any(String),
+      secondFactor: false,
       staffDetail: [{ id: result.id, name: body.name, email: body.email }],
     });
     expect(JSON.stringify(res.json())).not.toMatch(/password/i);
@@ -187,6 +188,44 @@ describe('the staff list', () => {
     expect(all.result.every((r: Staff) => r.staffDetail[0]!.email !== 'admin@test.local')).toBe(
       true,
     );
+  });
+
+  it('says who has a second factor: a confirmed authenticator app or a passkey', async () => {
+    const none = await createStaff();
+    const unconfirmed = await createStaff();
+    const app = await createStaff();
+    const passkey = await createStaff();
+    const at = new Date().toISOString();
+    await s.ctx.db
+      .insertInto('totpFactors')
+      .values([
+        { accountId: unconfirmed.id, secret: 'JBSWY3DPEHPK3PXP', createdAt: at, confirmedAt: null },
+        { accountId: app.id, secret: 'JBSWY3DPEHPK3PXP', createdAt: at, confirmedAt: at },
+      ])
+      .execute();
+    await s.ctx.db
+      .insertInto('passkeys')
+      .values({
+        accountId: passkey.id,
+        credentialId: `cred-${passkey.id}`,
+        publicKey: 'AQID',
+        transports: '',
+        name: 'Laptop',
+        createdAt: at,
+        lastUsedAt: null,
+      })
+      .execute();
+    const rows = (await call('GET', '/account/stafflist?limit=100')).json().result as Staff[];
+    const factor = (id: number) => rows.find((r) => r.id === id)?.secondFactor;
+    expect([none, unconfirmed, app, passkey].map((m) => factor(m.id))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    // The row as one call answers it says the same.
+    const one = await call('GET', `/account/staff/profile/${app.id}`);
+    expect(one.json().secondFactor).toBe(true);
   });
 
   it('leaves DELETED staff out unless status=DELETED is asked, and counts the same', async () => {

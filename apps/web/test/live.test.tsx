@@ -402,3 +402,73 @@ describe('a live dashboard', () => {
     expect(calls).toBe(before + 1);
   });
 });
+
+describe('grants changed by the owner while a screen is open', () => {
+  it('follow on the open screen and in the menu within seconds, with no reload or call', async () => {
+    signIn();
+    let grants: Record<string, string[]> = { category: ['VIEW', 'CREATE'], faqs: ['VIEW'] };
+    server.use(
+      http.get(api('/account/me/permissions'), () => HttpResponse.json({ role: 'STAFF', grants })),
+    );
+    categoryList(() => [category(1)]);
+    const stream = streams();
+    renderApp('/category');
+    expect(await screen.findByRole('button', { name: 'New category' })).toBeInTheDocument();
+    await waitFor(() => expect(events.state).toBe('live'));
+    const nav = screen.getByRole('navigation', { name: 'Areas' });
+    expect(within(nav).queryByRole('link', { name: 'Banners' })).toBeNull();
+
+    // The owner takes CREATE away and grants banners: the stream says so.
+    grants = { category: ['VIEW'], faqs: ['VIEW'], banner: ['VIEW'] };
+    stream.send('id: 11\nevent: access\ndata: {}\n\n');
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'New category' })).not.toBeInTheDocument(),
+    );
+    expect(await within(nav).findByRole('link', { name: 'Banners' })).toBeInTheDocument();
+
+    // Then VIEW: the open screen says "Access Denied!".
+    grants = { faqs: ['VIEW'] };
+    stream.send('id: 12\nevent: access\ndata: {}\n\n');
+    expect(await screen.findByRole('heading', { name: 'Access Denied!' })).toBeInTheDocument();
+  });
+});
+
+describe('layers and Esc', () => {
+  it('one Esc closes only the top layer: the History panel, then the edit dialog asks', async () => {
+    signIn();
+    categoryList(() => [category(1, 'Diwali')]);
+    server.use(
+      http.get(api('/audit/history/categories/1'), () =>
+        HttpResponse.json({ result: [], total: 0, nextCursor: null }),
+      ),
+    );
+    const stream = streams();
+    renderApp('/category');
+    await screen.findByRole('cell', { name: /Diwali/ });
+    await waitFor(() => expect(events.state).toBe('live'));
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Diwali' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename Diwali' });
+    const name = within(dialog).getByRole('textbox', { name: /Name/ });
+    await userEvent.type(name, ' Special');
+    stream.send(change(11, { action: 'changed', id: 1, version: 2 }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Review' }));
+    const history = await screen.findByRole('dialog', { name: 'History of Diwali' });
+
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(history).not.toBeInTheDocument());
+    // The edit dialog is still open, and asks nothing yet.
+    expect(screen.getByRole('dialog', { name: 'Rename Diwali' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull();
+    expect(name).toHaveValue('Diwali Special');
+
+    // The next Esc asks about the changes, and the one after keeps them (the prompt is on top).
+    await userEvent.keyboard('{Escape}');
+    expect(await screen.findByRole('dialog', { name: 'Discard changes?' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull(),
+    );
+    expect(screen.getByRole('dialog', { name: 'Rename Diwali' })).toBeInTheDocument();
+  });
+});

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server } from './server';
+import { PHONE_QUERY } from '../src/lib/phone';
 
 const image = (id: number) =>
   `/media/posters/ab/${'c'.repeat(62)}${String(id).padStart(2, '0')}.webp`;
@@ -114,6 +115,36 @@ async function choosePosterImage(dialog: HTMLElement) {
     await within(dialog).findByRole('img', { name: 'Preview of diwali.png' }),
   ).toBeInTheDocument();
 }
+
+describe('the posters list on a phone', () => {
+  it('keeps its filters behind “Filters (n)”, so the rows start on the first screen', async () => {
+    const original = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...original(query), matches: query === PHONE_QUERY });
+    try {
+      withChoices();
+      withPosters(() => [poster(7)]);
+      const { router } = renderApp('/poster?status=ACTIVE&categoryId=3', { signedInAs: 'a@b.c' });
+      const toggle = await screen.findByRole(
+        'button',
+        { name: 'Filters (2)' },
+        { timeout: 10_000 },
+      );
+      expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      // The search stays; the filters wait behind the button.
+      expect(screen.getByRole('textbox', { name: 'Search posters' })).toBeVisible();
+      expect(screen.queryByRole('combobox', { name: 'Status' })).toBeNull();
+      await userEvent.click(toggle);
+      expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      const status = await screen.findByRole('combobox', { name: 'Status' }, { timeout: 10_000 });
+      await userEvent.click(status);
+      await userEvent.click(await screen.findByRole('option', { name: 'Active' }));
+      await waitFor(() => expect(router.state.location.search).toBe('?categoryId=3'));
+      expect(screen.getByRole('button', { name: 'Filters (1)' })).toBeInTheDocument();
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+});
 
 describe('posters', () => {
   it('lists posters with their image, and keeps the filters in the URL', async () => {

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES, STORAGE_KEYS, type SessionRow } from '@master-admin/contract';
 import { renderApp } from './render';
+import { SESSIONS_SHOWN } from '../src/components/SessionList';
 import { webauthn } from './webauthn';
 import { HttpResponse, errorJson, http, api, myFactors, server, staffGrants } from './server';
 
@@ -125,6 +126,35 @@ describe('the authenticator app', () => {
     expect(screen.queryByText(RECOVERY_CODES[0]!)).toBeNull();
     expect(await screen.findByText('On')).toBeInTheDocument();
     expect(screen.getByText('10 of 10 recovery codes left.')).toBeInTheDocument();
+  });
+
+  it('says a wrong code once, on the field, and nothing of it after the right one', async () => {
+    const setup = totpSetup();
+    let tries = 0;
+    server.use(
+      me(),
+      myFactors(() => (setup.confirmed ? { totp: true, recoveryCodesLeft: 10 } : {})),
+      // The first code is wrong; the server names the field (409 on code).
+      http.post(api('/account/me/totp/confirm'), () => {
+        tries += 1;
+        return tries === 1 ? errorJson(409, 'Conflict', MESSAGES.invalidCode, 'code') : undefined;
+      }),
+    );
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    expect(await screen.findByText('Off')).toBeInTheDocument();
+    await enrolTotp();
+    const dialog = screen.getByRole('dialog', { name: 'Set up an authenticator app' });
+    const code = within(dialog).getByRole('textbox', { name: 'Code from the app' });
+    await waitFor(() => expect(code).toHaveAccessibleDescription(/This code is not valid/));
+    // One message for one failure: the field's, no toast beside it.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.getAllByText(MESSAGES.invalidCode)).toHaveLength(1);
+
+    await userEvent.clear(code);
+    await userEvent.type(code, '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn on' }));
+    expect(await screen.findByText(MESSAGES.totpEnabled)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.invalidCode)).toBeNull();
   });
 
   it('is removed with a current code; a wrong one is marked on the field and signs nobody out', async () => {
@@ -345,6 +375,30 @@ describe('sessions', () => {
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
     expect(ended).toEqual(['2', 'others']);
     expect(screen.getByRole('button', { name: 'End all other sessions' })).toBeDisabled();
+  });
+
+  it('shows the newest few of many sessions, this device’s among them, and all on demand', async () => {
+    // About forty sign-ins, newest first as the server lists them; this device's is an old one.
+    const sessions = Array.from({ length: 40 }, (_, i) =>
+      session(i + 1, { device: `Browser ${i + 1}`, current: i === 30 }),
+    );
+    server.use(
+      me(),
+      http.get(api('/account/me/sessions'), () => HttpResponse.json({ result: sessions })),
+    );
+    renderApp('/profile', { signedInAs: 'asha@example.com' });
+    const list = await screen.findByRole('list', { name: 'Your sessions' });
+    const shown = () =>
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent ?? '');
+    expect(shown()).toHaveLength(SESSIONS_SHOWN + 1);
+    expect(shown()[0]).toContain('Browser 1');
+    expect(shown().at(-1)).toContain('This device');
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 40 sessions' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(40);
+    await userEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(SESSIONS_SHOWN + 1);
   });
 
   it('ending this device’s own session signs out', async () => {

@@ -12,6 +12,7 @@ const staffRow = (id: number, overrides: Record<string, unknown> = {}) => ({
   roles: 'Editor',
   status: 'ACTIVE',
   createdAt: '2026-11-20T10:00:00.000Z',
+  secondFactor: false,
   staffDetail: [{ id, name: `Person ${id}`, email: `p${id}@example.com` }],
   ...overrides,
 });
@@ -40,6 +41,26 @@ function perms(on: number[] = []) {
 }
 
 describe('staff list', () => {
+  it('shows who has a second factor, and who lacks one the owner requires', async () => {
+    server.use(
+      http.get(api('/account/stafflist'), () =>
+        HttpResponse.json({
+          result: [staffRow(5, { secondFactor: true }), staffRow(6)],
+          total: 2,
+          nextCursor: null,
+        }),
+      ),
+      http.get(api('/account/security'), () => HttpResponse.json({ requireSecondFactor: true })),
+    );
+    renderApp('/staff-details', { signedInAs: 'owner@example.com' });
+    const table = await screen.findByRole('table', { name: 'Staff' });
+    expect(within(table).getByRole('columnheader', { name: 'Second factor' })).toBeInTheDocument();
+    const rowOf = async (name: string) =>
+      (await within(table).findByRole('link', { name })).closest('tr')!;
+    expect(within(await rowOf('Person 5')).getByText('Set up')).toBeInTheDocument();
+    expect(within(await rowOf('Person 6')).getByText('Missing')).toBeInTheDocument();
+  });
+
   it('lists staff with search and status in the URL; a name opens the profile', async () => {
     const seen: string[] = [];
     server.use(

@@ -26,4 +26,15 @@ describe('toasts', () => {
       timeout: 2500,
     });
   });
+
+  it('a success takes away the errors still shown: they are stale', async () => {
+    render(<Providers>{null}</Providers>);
+    act(() => toast('error', 'Could not save the poster'));
+    expect(await screen.findByText('Could not save the poster')).toBeInTheDocument();
+    act(() => toast('success', 'Poster saved'));
+    expect(await screen.findByText('Poster saved')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByText('Could not save the poster')).not.toBeInTheDocument(),
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
+import { evenTicks } from '../src/features/dashboard/chart-axes';
 import { HttpResponse, http, api, server, staffGrants } from './server';
 
 const stubObserver = window.IntersectionObserver;
@@ -181,6 +182,32 @@ describe('dashboard trends', () => {
     await waitFor(() => expect(seen.at(-1)).toBe('?masterAppId=1&bucket=month'));
     expect(router.state.location.search).toBe('?masterAppId=1&bucket=month');
   });
+  it('show a staff member only what their grants open: no users, no links into closed areas', async () => {
+    // The server leaves the users out for such an account; the screen must not show them even
+    // were they sent.
+    server.use(...dashboardCalls(), staffGrants({ dashboard: ['VIEW'], category: ['VIEW'] }));
+    renderApp('/', { signedInAs: 'staff@b.c' });
+    await waitFor(() => expect(screen.getByTestId('stat-totalPoster')).toHaveTextContent('3'));
+    expect(screen.queryByTestId('stat-totalUser')).toBeNull();
+
+    const fresh = await screen.findByTestId('trend-new');
+    expect(within(fresh).queryByRole('link', { name: 'Newest users' })).toBeNull();
+    expect(within(fresh).queryByRole('link', { name: 'Newest posters' })).toBeNull();
+    const table = within(fresh).getByRole('table', { name: 'New posters per period' });
+    expect(within(table).queryByRole('columnheader', { name: 'New users' })).toBeNull();
+    const downloads = screen.getByTestId('trend-downloads');
+    expect(within(downloads).queryByRole('link')).toBeNull();
+
+    // Category VIEW: its list is linked; the posters behind a category are not.
+    const categories = screen.getByTestId('top-categories');
+    await within(categories).findByText('Diwali');
+    expect(within(categories).getByRole('link', { name: 'All categories' })).toBeInTheDocument();
+    expect(within(categories).queryByRole('link', { name: 'Diwali' })).toBeNull();
+    expect(within(screen.getByTestId('top-posters')).queryByRole('link')).toBeNull();
+    const upcoming = screen.getByTestId('upcoming-days');
+    await within(upcoming).findByText('Bhai Dooj');
+    expect(within(upcoming).queryByRole('link')).toBeNull();
+  });
 });
 
 const calendarDay = (id: number, name: string, day: number, counts: [number, number]) => ({
@@ -207,6 +234,60 @@ describe('dashboard trend buckets', () => {
       expect(screen.getByRole('button', { name: 'Week' })).toBeEnabled();
     } finally {
       window.IntersectionObserver = stubObserver;
+    }
+  });
+});
+
+describe('the unfinished period and the axes', () => {
+  it('name the period under way as counted "so far" in every chart’s table', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // Before the shared calls: the first handler of a path answers.
+    server.use(
+      http.get(api('/dashboard/trends'), () =>
+        HttpResponse.json({
+          bucket: 'day',
+          from: yesterday,
+          to: today,
+          points: [
+            { start: yesterday, downloads: 900, posters: 4, users: 6 },
+            { start: today, downloads: 20, posters: 1, users: 0 },
+          ],
+        }),
+      ),
+      ...dashboardCalls(),
+    );
+    window.IntersectionObserver = undefined as unknown as typeof IntersectionObserver;
+    try {
+      renderApp('/?inDays=1', { signedInAs: 'a@b.c' });
+      const downloads = await screen.findByTestId('trend-downloads');
+      const table = await within(downloads).findByRole('table', {
+        name: 'Poster downloads per period',
+      });
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(rows[0]!.textContent).not.toMatch(/so far/);
+      expect(rows[1]!.textContent).toMatch(/\(so far\)20$/);
+      const fresh = within(screen.getByTestId('trend-new')).getByRole('table', {
+        name: 'New posters and new users per period',
+      });
+      expect(within(fresh).getAllByRole('row').at(-1)!.textContent).toMatch(/so far/);
+    } finally {
+      window.IntersectionObserver = stubObserver;
+    }
+  });
+
+  it('step the top categories’ value axis evenly, each tick named', () => {
+    expect(evenTicks(24_000)).toEqual([0, 6_000, 12_000, 18_000, 24_000]);
+    expect(evenTicks(23_001)).toEqual([0, 6_000, 12_000, 18_000, 24_000]);
+    expect(evenTicks(9_000)).toEqual([0, 2_500, 5_000, 7_500, 10_000]);
+    expect(evenTicks(120)).toEqual([0, 30, 60, 90, 120]);
+    expect(evenTicks(0)).toEqual([0, 1]);
+    for (const max of [7, 95, 1_234, 56_789, 2_000_000]) {
+      const ticks = evenTicks(max);
+      const steps = new Set(ticks.slice(1).map((t, i) => t - ticks[i]!));
+      expect(steps.size, String(max)).toBe(1);
+      expect(ticks.at(-1)!, String(max)).toBeGreaterThanOrEqual(max);
+      expect(ticks.length, String(max)).toBeLessThanOrEqual(6);
     }
   });
 });

@@ -365,36 +365,36 @@ describe("the user's page", () => {
           nextCursor: null,
         });
       }),
-      http.get(api('/poster/list'), () =>
-        HttpResponse.json({
-          result: [
-            {
-              id: 31,
-              version: 1,
-              masterAppId: 2,
-              categoryId: 3,
-              specialDayId: null,
-              topDefNum: 1,
-              selfDefNum: 2,
-              bottomDefNum: 3,
-              poster: '/media/posters/aa/x.webp',
-              videoThumb: null,
-              date: null,
-              downloadCount: 0,
-              status: 'ACTIVE',
-              position: 'LEFT',
-              createdAt: '2026-11-20T10:00:00.000Z',
-              updatedAt: '2026-11-20T10:00:00.000Z',
-              account: { id: 1, phoneNumber: null },
-              category: { id: 3, name: 'Festivals' },
-              masterApp: { id: 2, name: 'Festival' },
-              specialDay: null,
-            },
-          ],
-          total: 1,
-          nextCursor: null,
-        }),
-      ),
+      // As the server filters: a deactivated poster (#32) is listed unless the call asks for
+      // ACTIVE ones.
+      http.get(api('/poster/list'), ({ request }) => {
+        const status = new URL(request.url).searchParams.get('status');
+        const active = {
+          id: 31,
+          version: 1,
+          masterAppId: 2,
+          categoryId: 3,
+          specialDayId: null,
+          topDefNum: 1,
+          selfDefNum: 2,
+          bottomDefNum: 3,
+          poster: '/media/posters/aa/x.webp',
+          videoThumb: null,
+          date: null,
+          downloadCount: 0,
+          status: 'ACTIVE',
+          position: 'LEFT',
+          createdAt: '2026-11-20T10:00:00.000Z',
+          updatedAt: '2026-11-20T10:00:00.000Z',
+          account: { id: 1, phoneNumber: null },
+          category: { id: 3, name: 'Festivals' },
+          masterApp: { id: 2, name: 'Festival' },
+          specialDay: null,
+        };
+        const inactive = { ...active, id: 32, status: 'DEACTIVE' };
+        const result = [active, inactive].filter((p) => !status || p.status === status);
+        return HttpResponse.json({ result, total: result.length, nextCursor: null });
+      }),
       http.get(
         api('/poster/preview/31/7'),
         () =>
@@ -431,7 +431,10 @@ describe("the user's page", () => {
     const picker = within(dialog).getByRole('combobox', { name: 'Poster' });
     await waitFor(() => expect(picker).toBeEnabled());
     await userEvent.click(picker);
-    await userEvent.click(await screen.findByRole('option', { name: '#31 · Festivals (1/2/3)' }));
+    const option = await screen.findByRole('option', { name: '#31 · Festivals (1/2/3)' });
+    // Only ACTIVE posters are offered: the deactivated #32 is not.
+    expect(screen.queryByRole('option', { name: /^#32/ })).not.toBeInTheDocument();
+    await userEvent.click(option);
     const composed = await within(dialog).findByRole('img', {
       name: 'The poster as the user gets it',
     });

@@ -266,6 +266,7 @@ export const STAFF_COLUMNS = {
   roles: 'Job title',
   status: 'Status',
   createdAt: 'Created',
+  secondFactor: null,
 } as const satisfies ColumnTitles<Staff>;
 
 export const AUDIT_COLUMNS = {

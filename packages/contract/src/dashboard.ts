@@ -39,7 +39,8 @@ export const dashboardQuery = z.strictObject(period).superRefine(checkDateRange)
 export type DashboardQuery = z.input<typeof dashboardQuery>;
 
 export const dashboardCounts = z.object({
-  totalUser: z.number().int(),
+  /** Told only to an account that may VIEW users. */
+  totalUser: z.number().int().optional(),
   totalCategory: z.number().int(),
   totalPoster: z.number().int(),
   downloadPoster: z.number().int(),
@@ -61,7 +62,8 @@ export const trendPoint = z.object({
   start: calendarDate,
   downloads: z.number().int(),
   posters: z.number().int(),
-  users: z.number().int(),
+  /** Left out for an account that may not VIEW users. */
+  users: z.number().int().optional(),
 });
 export type TrendPoint = z.infer<typeof trendPoint>;
 

@@ -53,6 +53,8 @@ export const staff = z.object({
   roles: z.string().nullable(),
   status: Status,
   createdAt: timestamp,
+  /** Whether it has a second factor (a confirmed authenticator app or a passkey). */
+  secondFactor: z.boolean(),
   staffDetail: z.array(staffDetail),
 });
 export type Staff = z.infer<typeof staff>;

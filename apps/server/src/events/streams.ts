@@ -126,6 +126,21 @@ const changeText = (id: number, data: ChangeEventData) =>
   `id: ${id}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`;
 const presenceText = (row: RowPresence) => `event: presence\ndata: ${JSON.stringify(row)}\n\n`;
 const RESET_TEXT = 'event: reset\ndata: {}\n\n';
+/** "Read your grants again": they may have changed (issue #35; the web app's menu and screen follow). */
+const accessText = (id: number) => `id: ${id}\nevent: access\ndata: {}\n\n`;
+
+/**
+ * Whether an audit entry may have changed what `access`'s account may do: a change of its own
+ * staff row (grants, status, factors) or of any menu (a menu added or deleted adds or takes away
+ * grants). A SUPER_ADMIN may do everything whatever changes.
+ */
+function touchesAccess(
+  access: StreamAccess,
+  entry: { area: AuditArea | string; rowId: number | null },
+) {
+  if (access.superAdmin) return false;
+  return entry.area === 'menus' || (entry.area === 'staff' && entry.rowId === access.accountId);
+}
 const PING_TEXT = ': ping\n\n';
 
 /** One open stream: its socket, its session and what it may see (exported for its test). */
@@ -372,6 +387,9 @@ export class EventStreams {
     // A change that may take access away is applied before anything after it is delivered.
     if (message.changes.some((c) => ACCESS_AREAS.has(c.area))) await this.#checkAccess();
     for (const change of message.changes) {
+      for (const stream of this.#streams) {
+        if (touchesAccess(stream.access, change)) stream.send(accessText(change.id));
+      }
       const event = toEvent(change, message.by);
       if (!event) continue;
       const text = changeText(change.id, event);
@@ -535,6 +553,7 @@ async function replay(db: Db, access: StreamAccess, lastEventId: number | undefi
       rowId: row.rowId,
       version: (table && versions.get(`${table}/${row.rowId}`)) ?? null,
     };
+    if (touchesAccess(access, row)) text += accessText(row.id);
     const event = toEvent(change, by);
     if (event && mayView(access, event.area)) text += changeText(row.id, event);
   }

@@ -1,8 +1,10 @@
 import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import { matchRoutes, Outlet, useMatches } from 'react-router';
+import { matchRoutes, Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { MESSAGES } from '@master-admin/contract';
-import { useMayOpen, type ScreenAccess } from '../lib/permissions';
+import type { MyPermissions } from '@master-admin/contract';
+import { allows, useMayOpen, useMyPermissions, type ScreenAccess } from '../lib/permissions';
+import { MAIN_NAV, MORE_NAV } from '../app/layout/nav';
 import { Loading } from './Loading';
 import { RecordLoadError } from './DetailStates';
 // The route tree is loaded before any screen: importing it here adds nothing to load.
@@ -35,14 +37,30 @@ export function accessAt(path: string): ScreenAccess {
 }
 
 /**
+ * Where an account that may not open the dashboard lands instead: the first area of the menu,
+ * in its order, that its grants open; with none, the first screen anyone may open (Account).
+ */
+export function landingOf(grants: MyPermissions): string {
+  const links = [...MAIN_NAV, ...MORE_NAV];
+  const area = links.find((link) => {
+    const access = accessAt(link.to);
+    return (access.menu || access.superAdmin) && allows(grants, access);
+  });
+  return (area ?? links.find((link) => allows(grants, accessAt(link.to))) ?? { to: '/profile' }).to;
+}
+
+/**
  * The shell's outlet: the screen of the route, shown only to an account that may open it (the
  * route's `handle.access`); any other sees "Access Denied!", and the screen's calls, which the
- * server would refuse, are never made.
+ * server would refuse, are never made. The landing (`/`, the dashboard) is the exception: an
+ * account that may not open it goes on to its first area (sign-in lands there).
  */
 export function GuardedOutlet() {
   const matches = useMatches();
+  const { pathname } = useLocation();
   const access = (matches.at(-1)?.handle as ScreenHandle | undefined)?.access ?? {};
   const { allowed, error, retry } = useMayOpen(access);
+  const grants = useMyPermissions();
   if (!access.menu && !access.superAdmin && !access.anyDelete) return <Outlet />;
   if (allowed === undefined) {
     return error ? (
@@ -51,5 +69,6 @@ export function GuardedOutlet() {
       <Loading />
     );
   }
+  if (!allowed && pathname === '/' && grants) return <Navigate to={landingOf(grants)} replace />;
   return allowed ? <Outlet /> : <AccessDenied />;
 }

@@ -30,6 +30,7 @@ import { usePhone } from '../lib/phone';
 import { ConflictPanel, DraftNotice, type ConflictField } from './ConflictPanel';
 import { FormDialogContext, type FormDialogContextValue } from './form-context';
 import { DiscardDialog, LeaveGuard } from './LeaveGuard';
+import { useTopLayer } from '../lib/layers';
 import { LiveFormNotice, type PresenceTarget } from './LiveFormNotice';
 
 type Values = Record<string, unknown>;
@@ -280,7 +281,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
           markShown(err);
           setShown({ conflict, fields: differing(conflict, openedWith) });
         } else {
-          markFieldErrors(err, form.setError);
+          // Said on the fields the form shows, and then not again in a toast.
+          markFieldErrors(err, form.setError, (field) => labels.current.has(field));
           // A bulk call's conflict: its toast says which rows and that the list is refreshed.
           toastError(err, labels.current, conflict ? conflictText(err) : undefined);
         }
@@ -342,6 +344,7 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     props.onClose();
   };
   const onBlocked = useCallback((blocker: Blocker) => setAsking(blocker), []);
+  const onTop = useTopLayer(opened);
   const content = (
     <form onSubmit={submit} noValidate>
       {opened && props.presence && <LiveFormNotice target={props.presence} />}
@@ -396,7 +399,8 @@ export function FormDialog<S extends z.ZodType<FieldValues, FieldValues>>(props:
     opened,
     onClose: close,
     title: props.title,
-    closeOnEscape: !locked && !asking,
+    // Only on top: not while a panel opened from it (History) or its question is over it.
+    closeOnEscape: !locked && !asking && onTop,
     styles: { body: { paddingBottom: 0 } },
   };
   return (

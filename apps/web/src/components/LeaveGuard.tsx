@@ -1,6 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Modal, Text, getDefaultZIndex } from '@mantine/core';
 import { useBlocker, type Blocker } from 'react-router';
+import { useTopLayer } from '../lib/layers';
 
 const SIGN_IN = '/auth/sign-in';
 
@@ -10,6 +11,8 @@ export function DiscardDialog(props: {
   onKeep: () => void;
   onDiscard: () => void;
 }) {
+  // A layer: whatever is below ignores Esc while it asks.
+  useTopLayer(props.opened);
   // Esc means "keep editing". Not Mantine's closeOnEscape: its window listener would also hear
   // the very Esc that opened this question and close it at once.
   const keyDown = (event: KeyboardEvent) => {

@@ -2,7 +2,8 @@
  * The signed-in tab's one event stream (API.md "Events"): `GET events` read with fetch and the
  * bearer header (never a token in a URL), parsed as server-sent events, resumed after a drop with
  * `Last-Event-ID` (ids already had are dropped: a replay may repeat a few), and closed on
- * sign-out. Lists hear `change` events (useChangeEvents) and who edits which row (usePresence).
+ * sign-out. Lists hear `change` events (useChangeEvents) and who edits which row (usePresence);
+ * the shell hears `access` (the owner changed this account's grants: read them again).
  * When the stream cannot be had (it fails again and again, the server has none, the browser is
  * offline) the tab falls back to refetching the open lists every 30 s and on focus (useResync),
  * and keeps trying the stream now and then. Loaded with the signed-in shell only.
@@ -72,6 +73,7 @@ export class EventHub {
   #me: number | undefined;
   #changes = new Set<ChangeListener>();
   #resyncs = new Set<() => void>();
+  #accessChanges = new Set<() => void>();
   #watchers = new Set<() => void>();
   /** Who else edits each row (`area:id`), replaced as a whole on every change (a snapshot). */
   #presence: ReadonlyMap<string, readonly EventAccount[]> = new Map();
@@ -130,6 +132,15 @@ export class EventHub {
     return () => void this.#changes.delete(listener);
   }
 
+  /**
+   * `listener` reads the account's grants again: after `event: access` (the owner changed them,
+   * or a menu), and whenever open lists refetch (what a missed `access` would have said).
+   */
+  onAccessChange(listener: () => void) {
+    this.#accessChanges.add(listener);
+    return () => void this.#accessChanges.delete(listener);
+  }
+
   /** `listener` refetches what is open: after `event: reset`, and on a timer in fallback. */
   onResync(listener: () => void) {
     this.#resyncs.add(listener);
@@ -183,6 +194,11 @@ export class EventHub {
 
   #resync() {
     for (const listener of this.#resyncs) listener();
+    this.#accessChanged();
+  }
+
+  #accessChanged() {
+    for (const listener of this.#accessChanges) listener();
   }
 
   async #run(signal: AbortSignal) {
@@ -312,6 +328,8 @@ export class EventHub {
     } else if (kind === 'presence') {
       const parsed = presenceEventData.safeParse(json);
       if (parsed.success) this.setEditors(parsed.data.area, parsed.data.id, parsed.data.editors);
+    } else if (kind === 'access') {
+      this.#accessChanged();
     } else if (kind === 'reset') {
       this.#resync();
     }
@@ -342,6 +360,12 @@ export function useChangeEvents(
       if (event.area === area) heard(event);
     });
   }, [area]);
+}
+
+/** Calls `listener` when the account's grants may have changed (see `onAccessChange`). */
+export function useAccessChanges(listener: () => void) {
+  const heard = useEffectEvent(listener);
+  useEffect(() => events.onAccessChange(() => heard()), []);
 }
 
 /** Calls `listener` when open lists should refetch (a reset, or the fallback's timer). */

@@ -93,6 +93,24 @@ export type ScreenAccess = {
   anyDelete?: readonly BuiltInMenuName[];
 };
 
+/** Whether `grants` let the caller open a screen of `access`. */
+export function allows(grants: MyPermissions, access: ScreenAccess): boolean {
+  if (access.superAdmin) return grants.role === 'SUPER_ADMIN';
+  if (access.anyDelete) {
+    return (
+      grants.role === 'SUPER_ADMIN' ||
+      access.anyDelete.some((menu) => grants.grants[menu]?.includes('DELETE'))
+    );
+  }
+  if (access.menu) return grants.grants[access.menu]?.includes('VIEW') ?? false;
+  return true;
+}
+
+/** The caller's grants; undefined until the answer arrives. */
+export function useMyPermissions(): MyPermissions | undefined {
+  return usePermissionQuery().data;
+}
+
 /**
  * Whether the caller may open a screen; undefined until the answer arrives (or when it failed:
  * `error` then says why).
@@ -103,16 +121,7 @@ export function useMayOpen(access: ScreenAccess): {
   retry: () => unknown;
 } {
   const { data, error, refetch } = usePermissionQuery();
-  const allowed = !data
-    ? undefined
-    : access.superAdmin
-      ? data.role === 'SUPER_ADMIN'
-      : access.anyDelete
-        ? data.role === 'SUPER_ADMIN' ||
-          access.anyDelete.some((menu) => data.grants[menu]?.includes('DELETE'))
-        : access.menu
-          ? (data.grants[access.menu]?.includes('VIEW') ?? false)
-          : true;
+  const allowed = data ? allows(data, access) : undefined;
   return { allowed, error, retry: refetch };
 }
 

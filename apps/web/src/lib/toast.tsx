@@ -13,9 +13,14 @@ const COLORS: Record<ToastType, string> = {
   info: 'blue',
 };
 
+/** The error toasts still shown (they stay until closed): a success takes them away. */
+const shownErrors = new Set<string>();
+
 /**
  * A toast: coloured by type, titled with the type capitalised, closable. It goes after 2 s,
- * except an error, which stays until closed: it is read, often copied, before it is acted on.
+ * except an error, which stays until closed: it is read, often copied, before it is acted on. A
+ * success takes the errors still shown away: what failed before has been done since, or is stale
+ * (issue #35: "This code is not valid" stayed beside the next "Success").
  */
 export function toast(
   type: ToastType,
@@ -23,6 +28,10 @@ export function toast(
   duration = DEFAULT_TOAST_MS,
   action?: ToastAction,
 ) {
+  if (type === 'success') {
+    for (const id of shownErrors) notifications.hide(id);
+    shownErrors.clear();
+  }
   const id = notifications.show({
     title: type.charAt(0).toUpperCase() + type.slice(1),
     message: action ? withAction(message, action, () => notifications.hide(id)) : message,
@@ -30,7 +39,9 @@ export function toast(
     autoClose: type === 'error' ? false : duration,
     withCloseButton: true,
     closeButtonProps: { 'aria-label': 'Close notification' },
+    onClose: () => void shownErrors.delete(id),
   });
+  if (type === 'error') shownErrors.add(id);
 }
 
 /** A button in a toast (Undo): pressing it closes the toast, then runs `onClick`. */

@@ -22,6 +22,7 @@ import {
   type TrendBucket,
 } from '@master-admin/contract';
 import { access } from '../../http/access.ts';
+import { viewableMenus } from '../../auth/viewable.ts';
 import { answers } from '../../http/schemas.ts';
 import { invalidField } from '../../http/errors.ts';
 import { withActivePosters } from '../special-days/active-posters.ts';
@@ -130,7 +131,8 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
           `data, at most ${TREND_MAX_BUCKETS} buckets back. A period of more than ` +
           `${TREND_MAX_BUCKETS} buckets → 400 naming bucket. downloads sums the per-day ` +
           'downloads the content app records (`poster_downloads`); posters counts posters ' +
-          'created (any status); users counts end users created that are not DELETED.',
+          'created (any status); users counts end users created that are not DELETED, and is ' +
+          'left out for a staff account that may not VIEW users.',
         querystring: dashboardTrendQuery,
         response: answers(dashboardTrend),
       },
@@ -212,7 +214,11 @@ const trendRoutes: FastifyPluginAsyncZod = async (app) => {
       add(downloads, 'downloads');
       add(posters, 'posters');
       add(users, 'users');
-      return { bucket, from, to, points: [...points.values()] };
+      const mayViewUsers = (await viewableMenus(db, request.account, ['users'])).has('users');
+      const shown = [...points.values()].map(({ users, ...rest }) =>
+        mayViewUsers ? { ...rest, users } : rest,
+      );
+      return { bucket, from, to, points: shown };
     },
   );
 

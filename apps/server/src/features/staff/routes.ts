@@ -55,6 +55,23 @@ const selectStaff = (db: Db) =>
       'a.name',
       'a.email',
     ])
+    // A confirmed authenticator app or a passkey: what the owner's requirement asks for.
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('totpFactors as t')
+              .select('t.accountId')
+              .whereRef('t.accountId', '=', 'a.id')
+              .where('t.confirmedAt', 'is not', null),
+          ),
+          eb.exists(
+            eb.selectFrom('passkeys as p').select('p.id').whereRef('p.accountId', '=', 'a.id'),
+          ),
+        ])
+        .as('secondFactor'),
+    )
     .where('a.role', '=', 'STAFF');
 
 type StaffRow = {
@@ -66,10 +83,13 @@ type StaffRow = {
   createdAt: string;
   name: string | null;
   email: string | null;
+  /** 0/1 on SQLite. */
+  secondFactor: boolean | number;
 };
 
-const toStaff = ({ name, email, ...row }: StaffRow): Staff => ({
+const toStaff = ({ name, email, secondFactor, ...row }: StaffRow): Staff => ({
   ...row,
+  secondFactor: Boolean(secondFactor),
   staffDetail: [{ id: row.id, name, email }],
 });
 

@@ -29,7 +29,7 @@ import { NavLink as RouterNavLink, useLocation, useNavigation } from 'react-rout
 import { useIsFetching, useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { setForbiddenHandler } from '../../lib/api';
 import { session } from '../../lib/session';
-import { useEventStream } from '../../lib/events';
+import { useAccessChanges, useEventStream } from '../../lib/events';
 import { useSignOut } from '../../lib/sign-out';
 import { Loading } from '../../components/Loading';
 import { accessAt, GuardedOutlet } from '../../components/AccessDenied';
@@ -42,8 +42,9 @@ import { ReauthPrompt } from '../../components/ReauthPrompt';
 import classes from './AppLayout.module.css';
 
 /**
- * The links: the same for every account (spec §2). One to a screen the account may not view
- * (it would say "Access Denied!", components/AccessDenied.tsx) carries a lock saying so.
+ * The links to the screens the account may open: one it may not view (it would say "Access
+ * Denied!", components/AccessDenied.tsx) is left out (issue #35, docs/features.md). While a second
+ * factor must be set up first, every link shows, with a lock saying so.
  */
 function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
   return props.items.map((item) => (
@@ -53,13 +54,14 @@ function NavItems(props: { items: NavItem[]; onNavigate: () => void }) {
 
 function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, to, icon: Icon } = item;
-  // Until the grants are known nothing is marked, so a lock never shows and then vanishes.
+  // Until the grants are known every link shows (remembered grants make that rare).
   const allowed = useMayOpen(accessAt(to)).allowed;
-  const denied = allowed === false;
-  const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
-  const locked = denied || waiting;
   // Shown only once the grants say it may be opened (never shown, then taken away).
   if (item.hiddenWhenDenied && allowed !== true) return null;
+  const denied = allowed === false;
+  const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
+  if (denied && !waiting) return null;
+  const locked = waiting;
   return (
     <NavLink
       component={RouterNavLink}
@@ -69,17 +71,8 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
       leftSection={<Icon size={18} stroke={1.6} />}
       rightSection={
         locked ? (
-          <Tooltip
-            label={waiting ? 'Set up a second factor first' : 'No access'}
-            position="right"
-            withArrow
-          >
-            <IconLock
-              size={15}
-              stroke={1.8}
-              role="img"
-              aria-label={waiting ? 'Set up a second factor first' : 'No access'}
-            />
+          <Tooltip label="Set up a second factor first" position="right" withArrow>
+            <IconLock size={15} stroke={1.8} role="img" aria-label="Set up a second factor first" />
           </Tooltip>
         ) : undefined
       }
@@ -184,8 +177,14 @@ function Shell() {
   const menuRef = useRef<HTMLDivElement>(null);
   const moreBelow = useMoreBelow(menuRef);
 
-  // A refusal means the grants changed, or a second factor became required: read them again, so
-  // screens and buttons follow.
+  // A refusal means the grants changed, or a second factor became required; the stream says so
+  // as the owner changes them (`event: access`): read them again, so the menu, the open screen
+  // and its buttons follow.
+  const readAccessAgain = () => {
+    void client.invalidateQueries({ queryKey: permissionKeys.mine });
+    void client.invalidateQueries({ queryKey: factorKeys.mine });
+  };
+  useAccessChanges(readAccessAgain);
   useEffect(() => {
     setForbiddenHandler(() => {
       void client.invalidateQueries({ queryKey: permissionKeys.mine });

@@ -55,7 +55,11 @@ export function PasswordCard(props: { me: Profile | undefined }) {
       <UnsavedChangesGuard when={form.formState.isDirty} />
       <form
         onSubmit={form.handleSubmit((v) =>
-          change.mutateAsync(v).catch((err: unknown) => markFieldErrors(err, form.setError)),
+          change
+            .mutateAsync(v)
+            .catch((err: unknown) =>
+              markFieldErrors(err, form.setError, (field) => field in form.getValues()),
+            ),
         )}
         noValidate
       >

@@ -1,6 +1,7 @@
 import { Alert, Drawer, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { AuditArea } from '@master-admin/contract';
 import { errorText } from '../../lib/api';
+import { useTopLayer } from '../../lib/layers';
 import { formatDateTime } from '../../lib/format';
 import { HISTORY_LIMIT, useRowHistory } from './api';
 import { ActionBadge, ChangesTable } from './AuditChanges';
@@ -11,11 +12,13 @@ export default function HistoryDrawer(props: {
   onClose: () => void;
 }) {
   const history = useRowHistory(props.target);
+  const onTop = useTopLayer(props.target !== undefined);
   const total = history.data?.total ?? 0;
   return (
     <Drawer
       opened={props.target !== undefined}
       onClose={props.onClose}
+      closeOnEscape={onTop}
       position="right"
       size="lg"
       title={<Text fw={600}>History of {props.target?.label}</Text>}

@@ -62,8 +62,8 @@ export function DataTableView(props: TableView & { visible?: boolean }) {
 
 export function ChartCard(props: {
   title: string;
-  /** Where the rows behind the numbers are listed. */
-  link: { to: string; label: string };
+  /** Where the rows behind the numbers are listed; none when the account may not open it. */
+  link?: { to: string; label: string };
   table: TableView;
   /** What the card shows while its data loads, or when it failed. */
   status?: ReactNode;
@@ -89,9 +89,11 @@ export function ChartCard(props: {
               Table
             </Button>
           )}
-          <Anchor component={Link} to={props.link.to} size="sm">
-            {props.link.label}
-          </Anchor>
+          {props.link && (
+            <Anchor component={Link} to={props.link.to} size="sm">
+              {props.link.label}
+            </Anchor>
+          )}
         </Group>
       </Group>
       {props.status ??

@@ -25,6 +25,7 @@ import { formatNumber } from '../../lib/format';
 import { useListParams } from '../../lib/list';
 import { MasterAppSelect } from '../../components/MasterAppSelect';
 import { PageHeader } from '../../components/PageHeader';
+import { useGrants } from '../../lib/permissions';
 import { useLiveDashboard } from './live-dashboard';
 
 const FILTERS = ['fromDate', 'toDate', 'inDays', 'masterAppId'] as const;
@@ -35,8 +36,15 @@ const RangeField = lazy(() => import('./PeriodFields').then((m) => ({ default: m
 // screen, after the counts, so they never hold up the first paint (on a phone they start below it).
 const Trends = lazy(() => import('./Trends'));
 
-const STATS: { key: keyof DashboardCounts; label: string; icon: Icon; color: string }[] = [
-  { key: 'totalUser', label: 'Users', icon: IconUsers, color: 'indigo' },
+/** The counts; `users` only for an account that may view users (the server sends it to no other). */
+const STATS: {
+  key: keyof DashboardCounts;
+  label: string;
+  icon: Icon;
+  color: string;
+  users?: true;
+}[] = [
+  { key: 'totalUser', label: 'Users', icon: IconUsers, color: 'indigo', users: true },
   { key: 'totalCategory', label: 'Categories', icon: IconCategory, color: 'grape' },
   { key: 'totalPoster', label: 'Posters', icon: IconPhotoStar, color: 'teal' },
   { key: 'downloadPoster', label: 'Poster downloads', icon: IconDownload, color: 'orange' },
@@ -141,6 +149,8 @@ export default function DashboardPage() {
  * filters above them.
  */
 function Counts(props: { filters: Record<(typeof FILTERS)[number], string> }) {
+  const mayViewUsers = useGrants('users').view;
+  const stats = STATS.filter((s) => !s.users || mayViewUsers);
   const counts = useQuery({
     queryKey: ['dashboard', props.filters],
     queryFn: () => api.get(PATHS.dashboard, dashboardCounts, props.filters),
@@ -155,8 +165,8 @@ function Counts(props: { filters: Record<(typeof FILTERS)[number], string> }) {
       </Group>
     </Alert>
   ) : (
-    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-      {STATS.map(({ key, label, icon: StatIcon, color }) => (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: stats.length }}>
+      {stats.map(({ key, label, icon: StatIcon, color }) => (
         <Paper key={key} withBorder p="lg" radius="md" data-testid={`stat-${key}`}>
           <Group justify="space-between" align="flex-start">
             <div>
@@ -165,7 +175,7 @@ function Counts(props: { filters: Record<(typeof FILTERS)[number], string> }) {
               </Text>
               {counts.data ? (
                 <Text fz={32} fw={700} lh={1.2} data-testid="stat-value">
-                  {formatNumber(counts.data[key])}
+                  {formatNumber(counts.data[key] ?? 0)}
                 </Text>
               ) : (
                 // As tall as the number that replaces it.

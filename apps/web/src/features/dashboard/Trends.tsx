@@ -1,8 +1,10 @@
 /**
  * The dashboard's trends, loaded lazily below the counts: downloads, new posters and users over
  * time, the most downloaded categories and posters, and the next special days with their active
- * posters. Every card links to the list behind it. The charts themselves (TrendCharts.tsx) are a
- * chunk of their own, drawn after the page has painted.
+ * posters. Every card links to the list behind it, when the account may open that list (a link
+ * to "Access Denied!" is no link); new users show only to an account that may view users (the
+ * server leaves them out for others). The charts themselves (TrendCharts.tsx) are a chunk of their
+ * own, drawn after the page has painted.
  */
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import {
@@ -29,7 +31,21 @@ import { useListParams } from '../../lib/list';
 import { POSTER_RATIO, Thumbnail } from '../../components/Thumbnail';
 import { ChartCard } from './ChartCard';
 import { hrefTo, useTop, useTrend, useUpcomingSpecialDays, type PeriodFilters } from './trends-api';
-import { defined } from '../../lib/defined';
+import { underWay } from './chart-axes';
+import { useGrants } from '../../lib/permissions';
+
+/** A link to `to` when the account may open it, else the same words as plain text. */
+function MaybeLink(props: { open: boolean; to: string; children: ReactNode; fw?: number }) {
+  return props.open ? (
+    <Anchor component={Link} to={props.to} size="sm" fw={props.fw}>
+      {props.children}
+    </Anchor>
+  ) : (
+    <Text size="sm" fw={props.fw} span>
+      {props.children}
+    </Text>
+  );
+}
 
 const loadCharts = () => import('./TrendCharts');
 const DownloadsChart = lazy(() => loadCharts().then((m) => ({ default: m.DownloadsChart })));
@@ -203,23 +219,41 @@ export default function Trends(props: { filters: PeriodFilters }) {
 }
 
 type TrendQuery = ReturnType<typeof useTrend>;
+
+/**
+ * A trend's points as the charts and tables name them; the period still under way (today's day,
+ * week or month) is named "so far" and drawn so (TrendCharts.tsx), not as a drop.
+ */
+function chartPoints(data: TrendQuery['data']) {
+  if (!data) return [];
+  return data.points.map((p) => {
+    const partial = underWay(data.bucket, p.start);
+    const label = bucketLabel(data.bucket, p.start);
+    return {
+      ...p,
+      partial,
+      label: partial ? `${label} (so far)` : label,
+      tick: bucketTick(data.bucket, p.start),
+    };
+  });
+}
 type TopQuery = ReturnType<typeof useTop>;
 
 function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
-  const data = trend.data;
-  const points = (data?.points ?? []).map((p) => ({
-    ...p,
-    label: bucketLabel(defined(data).bucket, p.start),
-    tick: bucketTick(defined(data).bucket, p.start),
-  }));
+  const posters = useGrants('poster').view;
+  const points = chartPoints(trend.data);
   return (
     <ChartCard
       title="Downloads"
       testId="trend-downloads"
-      link={{
-        to: hrefTo('/poster', { masterAppId: app, sort: '-downloadCount' }),
-        label: 'Most downloaded posters',
-      }}
+      link={
+        posters
+          ? {
+              to: hrefTo('/poster', { masterAppId: app, sort: '-downloadCount' }),
+              label: 'Most downloaded posters',
+            }
+          : undefined
+      }
       status={pending(trend, 'the downloads', 240)}
       table={{
         caption: 'Poster downloads per period',
@@ -235,31 +269,47 @@ function DownloadsCard({ trend, app }: { trend: TrendQuery; app: string }) {
 }
 
 function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
-  const data = trend.data;
-  const points = (data?.points ?? []).map((p) => ({
-    ...p,
-    label: bucketLabel(defined(data).bucket, p.start),
-    tick: bucketTick(defined(data).bucket, p.start),
-  }));
+  const posters = useGrants('poster').view;
+  const users = useGrants('users').view;
+  const points = chartPoints(trend.data);
+  const title = users ? 'New posters and users' : 'New posters';
   return (
     <ChartCard
-      title="New posters and users"
+      title={title}
       testId="trend-new"
       footer={
-        <Anchor component={Link} to={hrefTo('/users', { masterAppId: app })} size="sm">
-          Newest users
-        </Anchor>
+        users ? (
+          <Anchor component={Link} to={hrefTo('/users', { masterAppId: app })} size="sm">
+            Newest users
+          </Anchor>
+        ) : undefined
       }
-      link={{ to: hrefTo('/poster', { masterAppId: app }), label: 'Newest posters' }}
-      status={pending(trend, 'the new posters and users', 240)}
-      table={{
-        caption: 'New posters and new users per period',
-        columns: ['Period', 'New posters', 'New users'],
-        rows: points.map((p) => [p.label, formatNumber(p.posters), formatNumber(p.users)]),
-      }}
+      link={
+        posters
+          ? { to: hrefTo('/poster', { masterAppId: app }), label: 'Newest posters' }
+          : undefined
+      }
+      status={pending(trend, `the ${title.toLowerCase()}`, 240)}
+      table={
+        users
+          ? {
+              caption: 'New posters and new users per period',
+              columns: ['Period', 'New posters', 'New users'],
+              rows: points.map((p) => [
+                p.label,
+                formatNumber(p.posters),
+                formatNumber(p.users ?? 0),
+              ]),
+            }
+          : {
+              caption: 'New posters per period',
+              columns: ['Period', 'New posters'],
+              rows: points.map((p) => [p.label, formatNumber(p.posters)]),
+            }
+      }
     >
       <DeferredChart height={240}>
-        <NewRowsChart points={points} />
+        <NewRowsChart points={points} withUsers={users} />
       </DeferredChart>
     </ChartCard>
   );
@@ -267,6 +317,8 @@ function NewRowsCard({ trend, app }: { trend: TrendQuery; app: string }) {
 
 function TopCategoriesCard({ top, app }: { top: TopQuery; app: string }) {
   const navigate = useNavigate();
+  const posters = useGrants('poster').view;
+  const categories = useGrants('category').view;
   const rows = top.data?.categories ?? [];
   const to = (id: number) =>
     hrefTo('/poster', { categoryId: id, masterAppId: app, sort: '-downloadCount' });
@@ -275,15 +327,15 @@ function TopCategoriesCard({ top, app }: { top: TopQuery; app: string }) {
     <ChartCard
       title="Top categories"
       testId="top-categories"
-      link={{ to: '/category', label: 'All categories' }}
+      link={categories ? { to: '/category', label: 'All categories' } : undefined}
       status={pending(top, 'the top categories', 200) ?? (empty ? <NoDownloads /> : undefined)}
       table={{
         caption: 'Categories by downloads in the period',
         columns: ['Category', 'Downloads'],
         rows: rows.map((c) => [
-          <Anchor key={c.id} component={Link} to={to(c.id)} size="sm">
+          <MaybeLink key={c.id} open={posters} to={to(c.id)}>
             {c.name}
-          </Anchor>,
+          </MaybeLink>,
           formatNumber(c.downloads),
         ]),
       }}
@@ -292,7 +344,7 @@ function TopCategoriesCard({ top, app }: { top: TopQuery; app: string }) {
         <TopCategoriesChart
           rows={rows}
           height={categoriesHeight(rows.length)}
-          onPick={(c) => void navigate(to(c.id))}
+          onPick={posters ? (c) => void navigate(to(c.id)) : undefined}
         />
       </DeferredChart>
     </ChartCard>
@@ -308,14 +360,17 @@ function NoDownloads() {
 }
 
 function TopPostersCard({ top }: { top: TopQuery }) {
+  const posters = useGrants('poster').view;
   const rows = top.data?.posters ?? [];
   return (
     <Paper withBorder p="md" radius="md" data-testid="top-posters">
       <Group justify="space-between" mb="sm">
         <Text fw={600}>Top posters</Text>
-        <Anchor component={Link} to="/poster?sort=-downloadCount" size="sm">
-          All posters
-        </Anchor>
+        {posters && (
+          <Anchor component={Link} to="/poster?sort=-downloadCount" size="sm">
+            All posters
+          </Anchor>
+        )}
       </Group>
       {pending(top, 'the top posters', 200) ??
         (rows.length === 0 ? (
@@ -326,18 +381,17 @@ function TopPostersCard({ top }: { top: TopQuery }) {
               <Group key={p.id} component="li" gap="sm" wrap="nowrap">
                 <Thumbnail src={p.poster} alt="" size={40} ratio={POSTER_RATIO} />
                 <div style={{ flex: 1, minWidth: 0 }}>
-                  <Anchor
-                    component={Link}
+                  <MaybeLink
+                    open={posters}
                     to={hrefTo('/poster', {
                       categoryId: p.category.id,
                       masterAppId: p.masterApp.id,
                       sort: '-downloadCount',
                     })}
-                    size="sm"
                     fw={500}
                   >
                     Poster #{p.id} · {p.category.name}
-                  </Anchor>
+                  </MaybeLink>
                   <Text size="xs" c="dimmed" truncate>
                     {p.masterApp.name}
                     {p.specialDay ? ` · ${p.specialDay.name}` : ''}
@@ -359,15 +413,19 @@ function TopPostersCard({ top }: { top: TopQuery }) {
 }
 
 function UpcomingDaysCard({ app }: { app: string }) {
+  const posters = useGrants('poster').view;
+  const calendar = useGrants('specialDay').view;
   const days = useUpcomingSpecialDays(app);
   const rows = days.data?.result ?? [];
   return (
     <Paper withBorder p="md" radius="md" data-testid="upcoming-days">
       <Group justify="space-between" mb="sm">
         <Text fw={600}>Next special days</Text>
-        <Anchor component={Link} to="/special-day?view=calendar" size="sm">
-          Calendar
-        </Anchor>
+        {calendar && (
+          <Anchor component={Link} to="/special-day?view=calendar" size="sm">
+            Calendar
+          </Anchor>
+        )}
       </Group>
       {pending(days, 'the next special days', 200) ??
         (rows.length === 0 ? (
@@ -379,17 +437,16 @@ function UpcomingDaysCard({ app }: { app: string }) {
             {rows.map((d) => (
               <li key={d.id}>
                 <Group justify="space-between" wrap="nowrap" gap="xs">
-                  <Anchor
-                    component={Link}
+                  <MaybeLink
+                    open={posters}
                     to={hrefTo('/poster', {
                       specialDayId: d.id,
                       masterAppId: app,
                     })}
-                    size="sm"
                     fw={500}
                   >
                     {d.name}
-                  </Anchor>
+                  </MaybeLink>
                   <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                     {formatDate(d.date)}
                   </Text>

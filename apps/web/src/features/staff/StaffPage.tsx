@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Staff } from '@master-admin/contract';
@@ -10,7 +10,7 @@ import { RowActions } from '../../components/RowActions';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDateTime } from '../../lib/format';
-import { useStaffList, useStaffStatus } from './api';
+import { useSecuritySettings, useStaffList, useStaffStatus } from './api';
 import { StaffDialogs, staffName, useConfirmDeleteStaff, type StaffDialog } from './StaffDialogs';
 import { SecuritySettingCard } from './SecuritySettingCard';
 
@@ -24,6 +24,8 @@ export default function StaffPage() {
   const confirmDelete = useConfirmDeleteStaff();
   const [dialog, setDialog] = useState<StaffDialog>(null);
   const { filters, setFilter } = list.params;
+  // A missing factor is flagged when the owner requires one (the member must set one up first).
+  const required = useSecuritySettings().data?.requireSecondFactor === true;
 
   const columns: Column<Staff>[] = [
     {
@@ -43,6 +45,21 @@ export default function StaffPage() {
     },
     { key: 'phoneNumber', header: 'Phone', width: 170, render: (s) => s.phoneNumber ?? '—' },
     { key: 'roles', header: 'Job title', width: 160, render: (s) => s.roles ?? '—' },
+    {
+      key: 'secondFactor',
+      header: 'Second factor',
+      width: 140,
+      render: (s) =>
+        s.secondFactor ? (
+          <Badge color="teal" variant="light" tt="none">
+            Set up
+          </Badge>
+        ) : (
+          <Badge color={required ? 'red' : 'gray'} variant="light" tt="none">
+            {required ? 'Missing' : 'None'}
+          </Badge>
+        ),
+    },
     statusColumn({
       subject: staffName,
       sortable: false,

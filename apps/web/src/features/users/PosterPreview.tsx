@@ -10,7 +10,7 @@ import { usePosterPreview } from './api';
 const PICK_LIMIT = 50;
 const SLOT_NAMES: Record<ImageKind, string> = { top: 'top', self: 'self', bottom: 'bottom' };
 
-/** Picks a poster of an app (its id as a string). */
+/** Picks an ACTIVE poster of an app (its id as a string): a deactivated one reaches no user. */
 export function PosterPicker(props: {
   masterAppId: number;
   value: string;
@@ -20,13 +20,14 @@ export function PosterPicker(props: {
     <SearchSelect
       label="Poster"
       placeholder="Search by category or special day"
-      description="Posters of the user’s app."
-      queryKey={['posters', 'pick', props.masterAppId]}
+      description="Active posters of the user’s app."
+      queryKey={['posters', 'pick', 'ACTIVE', props.masterAppId]}
       load={async (keyword) => {
         const page = await api.get(PATHS.posterList, posterList, {
           limit: PICK_LIMIT,
           keyword,
           masterAppId: props.masterAppId,
+          status: 'ACTIVE',
         });
         return {
           options: page.result.map((p) => ({
