@@ -30,6 +30,7 @@ import { eventStreams } from './migrations/0025-event-streams.ts';
 import { idempotencyKeys } from './migrations/0026-idempotency-keys.ts';
 import { appsApi } from './migrations/0027-apps-api.ts';
 import { schedules } from './migrations/0028-schedules.ts';
+import { planning } from './migrations/0030-planning.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -62,6 +63,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0026-idempotency-keys': idempotencyKeys(d),
     '0027-apps-api': appsApi(d),
     '0028-schedules': schedules(d),
+    '0030-planning': planning(),
   };
 }
 
