@@ -76,7 +76,7 @@ async function insertVideo(app: number, date: string, status: 'ACTIVE' | 'DEACTI
 const coverage = async (query: string, token = s.adminToken) => {
   const res = await s.api({ method: 'GET', url: `/planning/coverage?${query}`, token });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as Coverage;
+  return res.json<Coverage>();
 };
 
 /** `date`'s cell for `app`: posters and videos. */

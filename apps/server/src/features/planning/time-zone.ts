@@ -34,10 +34,10 @@ function offsetAt(instant: number, timeZone: string): number {
   const wall = Date.UTC(
     parts.year!,
     parts.month! - 1,
-    parts.day!,
-    parts.hour!,
-    parts.minute!,
-    parts.second!,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
   );
   return wall - Math.floor(instant / 1000) * 1000;
 }
