@@ -26,8 +26,8 @@ import { usePhone } from '../../lib/phone';
 import { useGrants } from '../../lib/permissions';
 import { useCoverage } from './api';
 
-const WEEKS = ['2', '4', '8', '12'] as const;
-const DEFAULT_WEEKS = '4';
+const WEEKS = ['2', '4', '6', '8', '12'] as const;
+const DEFAULT_WEEKS = '6';
 
 /** Today in the browser's calendar, YYYY-MM-DD. */
 const today = () => dayjs().format('YYYY-MM-DD');
