@@ -6,7 +6,7 @@
  * batch on the read pool reads (1) the posters list's kept ACTIVE totals by special day and app
  * (`list_counts`, a few rows a special day), (2) only the ACTIVE posters that have a schedule,
  * grouped by special day, app and window (partial index `posters_scheduled`, migration 0030), and
- * (3) the ACTIVE videos dated inside the period grouped by app, date and window (partial index
+ * (3) the ACTIVE videos dated inside the period grouped by app, date and window (index
  * `videos_planned`). A poster without a window is live all day; a scheduled one counts when its
  * window overlaps the day in the app's time zone, so posters = kept total − scheduled + scheduled
  * and live that day.
