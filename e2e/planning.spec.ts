@@ -43,8 +43,10 @@ async function specialDayAhead(api: Awaited<ReturnType<typeof adminApi>>, ahead:
 test('a batch of 30 posters with 2 bad files: the good ones created, the bad named, Retry', async ({
   page,
   request,
+  consoleGuard,
 }) => {
   test.setTimeout(180_000);
+  consoleGuard.allowStatus(415, '/poster/only-cat/', 'the file that is not an image, on purpose');
   const api = await adminApi(request);
   const app = await createMasterApp(request, unique('Batch App'));
   const categoryName = unique('Batch Category');
@@ -72,7 +74,7 @@ test('a batch of 30 posters with 2 bad files: the good ones created, the bad nam
   await choose(page, dialog, 'Category', categoryName);
   await dialog.locator('input[type=file]').first().setInputFiles(files);
   await expect(dialog.getByText('30 files chosen: drop or choose more')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
 
   const panel = page.getByRole('dialog', { name: 'Upload finished' });
   await expect(panel).toBeVisible({ timeout: 120_000 });
@@ -88,7 +90,7 @@ test('a batch of 30 posters with 2 bad files: the good ones created, the bad nam
   await panel.getByRole('button', { name: 'Retry broken.png' }).click();
   await expect(broken).toHaveAttribute('data-state', 'refused');
   await expect(panel.getByRole('status')).toContainText(`broken.png: ${reason}`);
-  await panel.getByRole('button', { name: 'Close' }).click();
+  await panel.getByRole('button', { name: 'Done' }).click();
 
   const stored = await api<unknown[]>('get', `/poster/list?masterAppId=${app.id}&limit=100`);
   expect(stored).toHaveLength(28);
@@ -116,10 +118,10 @@ test('a gap in the plan, filled from its own shortcut', async ({ page, request }
     .locator('input[type=file]')
     .first()
     .setInputFiles([await poster('gap-filler.png', 7)]);
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   const panel = page.getByRole('dialog', { name: 'Upload finished' });
   await expect(panel.getByRole('status')).toContainText('1 of 1 poster created');
-  await panel.getByRole('button', { name: 'Close' }).click();
+  await panel.getByRole('button', { name: 'Done' }).click();
 
   await page.goto('/special-day?view=plan');
   const row = page.getByRole('table', { name: 'Plan by day and app' }).getByRole('row', {

@@ -97,7 +97,7 @@ export function BatchProgress(props: {
         </ScrollArea.Autosize>
         {!running && (
           <Group justify="flex-end">
-            <Button onClick={props.onClose}>Close</Button>
+            <Button onClick={props.onClose}>Done</Button>
           </Group>
         )}
       </Stack>
