@@ -58,7 +58,12 @@ export function PlanningView() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
+      <Group justify="space-between" align="center">
+        {phone && (
+          <Text size="sm" fw={500} aria-hidden>
+            Weeks ahead
+          </Text>
+        )}
         <SegmentedControl
           aria-label="Weeks ahead"
           value={weeks}
@@ -69,7 +74,8 @@ export function PlanningView() {
               return next;
             })
           }
-          data={WEEKS.map((w) => ({ value: w, label: `${w} weeks` }))}
+          // On a phone the numbers alone fit the width; the group's label says what they count.
+          data={WEEKS.map((w) => ({ value: w, label: phone ? w : `${w} weeks` }))}
         />
         {coverage.data && (
           <Text size="sm" c="dimmed" aria-live="polite">
