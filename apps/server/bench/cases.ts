@@ -395,4 +395,14 @@ export const CASES: BenchCase[] = [
     target: { p99Ms: { sqlite: 20, postgres: 100 } },
     floor: false,
   },
+  {
+    // The planning view's call at its widest: 90 days from a day drawn anew, every app or one.
+    name: 'planning: coverage of 90 days',
+    path: (rng, { apps }) => {
+      const from = new Date(Date.UTC(2026, 0, 1 + rng.int(365))).toISOString().slice(0, 10);
+      return `${API_BASE}/planning/coverage?from=${from}&days=90${rng.int(2) ? `&masterAppId=${rng.pick(apps)}` : ''}`;
+    },
+    target: { p99Ms: { sqlite: 100, postgres: 200 } },
+    floor: false,
+  },
 ];

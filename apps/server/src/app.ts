@@ -42,6 +42,7 @@ import pageRoutes from './features/pages/routes.ts';
 import faqRoutes from './features/faqs/routes.ts';
 import categoryRoutes from './features/categories/routes.ts';
 import specialDayRoutes from './features/special-days/routes.ts';
+import planningRoutes from './features/planning/routes.ts';
 import contactUsRoutes from './features/contact-us/routes.ts';
 import settingsRoutes from './features/settings/routes.ts';
 import notificationRoutes from './features/notifications/routes.ts';
@@ -279,6 +280,7 @@ export async function buildApp(
       await api.register(faqRoutes);
       await api.register(categoryRoutes);
       await api.register(specialDayRoutes);
+      await api.register(planningRoutes);
       await api.register(contactUsRoutes);
       await api.register(settingsRoutes);
       await api.register(notificationRoutes);

@@ -292,11 +292,34 @@ describe('the unfinished period and the axes', () => {
   });
 });
 
+/** The coverage of February 2027: Vasant Panchami (the 14th) has posters in Festival, none in Wishes. */
+function februaryCoverage(seen: string[] = []) {
+  return http.get(api('/planning/coverage'), ({ request }) => {
+    seen.push(new URL(request.url).search);
+    return HttpResponse.json({
+      days: Array.from({ length: 28 }, (_, i) => {
+        const date = `2027-02-${String(i + 1).padStart(2, '0')}`;
+        const on14 = i + 1 === 14;
+        return {
+          date,
+          specialDays: on14 ? [{ id: 1, name: 'Vasant Panchami' }] : [],
+          apps: [
+            { masterAppId: 1, name: 'Festival', posters: on14 ? 2 : 0, videos: 0 },
+            { masterAppId: 2, name: 'Wishes', posters: 0, videos: 0 },
+          ],
+        };
+      }),
+    });
+  });
+}
+
 describe('special-day calendar', () => {
   it('shows a month’s days with counts per app, links to posters and moves a day by dialog', async () => {
     const months: string[] = [];
     const patches: unknown[] = [];
+    const planned: string[] = [];
     server.use(
+      februaryCoverage(planned),
       http.get(api('/special-day/calendar'), ({ request }) => {
         months.push(new URL(request.url).search);
         return HttpResponse.json({
@@ -333,8 +356,12 @@ describe('special-day calendar', () => {
       signedInAs: 'a@b.c',
     });
     const cell = await screen.findByTestId('calendar-day-14');
-    expect(cell).toHaveTextContent('3 active');
-    expect(cell).toHaveTextContent('Festival 2 · Wishes 1');
+    // One line from the coverage: the app without a live poster that day, linking to the plan
+    // (no paragraph of every app's count).
+    const gap = await within(cell).findByRole('link', { name: 'No poster in Wishes' });
+    expect(gap).toHaveAttribute('href', '/special-day?view=plan');
+    expect(cell).not.toHaveTextContent('Festival');
+    expect(planned[0]).toBe('?from=2027-02-01&days=28');
     expect(within(cell).getByRole('link', { name: 'Vasant Panchami' })).toHaveAttribute(
       'href',
       '/poster?specialDayId=1',
@@ -344,7 +371,6 @@ describe('special-day calendar', () => {
     expect(screen.queryByTestId('calendar-day-29')).toBeNull();
     expect(screen.getByText('29 February (leap years only)')).toBeInTheDocument();
     expect(screen.getByText('Leap Fair')).toBeInTheDocument();
-    expect(screen.getAllByText('No active posters')).toHaveLength(1);
 
     await userEvent.click(
       within(cell).getByRole('button', { name: 'Move Vasant Panchami to another date' }),
@@ -370,6 +396,7 @@ describe('special-day calendar', () => {
   it('offers no move without UPDATE on special days', async () => {
     server.use(
       staffGrants({ specialDay: ['VIEW'] }),
+      februaryCoverage(),
       http.get(api('/special-day/calendar'), () =>
         HttpResponse.json({ month: 2, result: [calendarDay(1, 'Vasant Panchami', 14, [1, 0])] }),
       ),

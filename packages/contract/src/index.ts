@@ -25,3 +25,4 @@ export * from './events.ts';
 export * from './columns.ts';
 export * from './app-api.ts';
 export * from './trash.ts';
+export * from './planning.ts';

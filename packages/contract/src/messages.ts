@@ -208,4 +208,10 @@ export const MESSAGES = {
   // The trash (API.md "Planning festivals").
   restored: 'Restored',
   purged: 'Deleted forever',
+
+  // Many posters at once (web app; API.md "Planning festivals")
+  batchTooMany: 'At most 200 files at once: choose fewer, or send them in several batches',
+  batchNoFiles: 'Choose at least one image',
+  batchNotImage: 'Not an image: only JPEG, PNG, WebP or GIF files are accepted',
+  batchTooLarge: 'The file is too large (at most 10 MB)',
 } as const;

@@ -80,6 +80,7 @@ export const PATHS = {
   specialDayList: '/special-day/list',
   specialDayOptions: '/special-day/options',
   specialDayCalendar: '/special-day/calendar',
+  planningCoverage: '/planning/coverage',
   specialDay: (id: number | string) => `/special-day/${id}`,
   specialDayStatus: (id: number | string) => `/special-day/status/${id}`,
   specialDayYear: (year: number | string) => `/special-day/year/${year}`,

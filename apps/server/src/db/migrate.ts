@@ -31,6 +31,7 @@ import { idempotencyKeys } from './migrations/0026-idempotency-keys.ts';
 import { appsApi } from './migrations/0027-apps-api.ts';
 import { schedules } from './migrations/0028-schedules.ts';
 import { trash } from './migrations/0029-trash.ts';
+import { planning } from './migrations/0030-planning.ts';
 
 /** Every migration in order. Names sort; a migration, once shipped, never changes. */
 function migrations(d: Dialect): Record<string, Migration> {
@@ -64,6 +65,7 @@ function migrations(d: Dialect): Record<string, Migration> {
     '0027-apps-api': appsApi(d),
     '0028-schedules': schedules(d),
     '0029-trash': trash(d),
+    '0030-planning': planning(),
   };
 }
 

@@ -27,8 +27,23 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
   // Poster designs: each for a special day (most) or a category alone, shared to one or more apps.
   // Their looks come from a source of their own, so a second run draws the same designs.
   const look = randomSource(7);
+  // The plan (the special days' "Plan" view) should show both covered days and gaps in the next
+  // weeks: of the special days in the next six, in date order, the first of each three has posters
+  // in every app, the second lacks them in the last app, the third has none at all.
+  const upcoming = days
+    .filter(
+      (d) =>
+        d.date.getTime() >= today.getTime() && d.date.getTime() < today.getTime() + 42 * DAY_MS,
+    )
+    .sort((a, b) => a.date.getTime() - b.date.getTime());
+  const planOf = (day: (typeof days)[number] | undefined) => {
+    const i = day ? upcoming.indexOf(day) : -1;
+    return i < 0 ? undefined : (['covered', 'gap', 'none'] as const)[i % 3];
+  };
   const designs = Array.from({ length: size.designs }, (_, k) => {
-    const day = look.int(10) < 8 ? days[k % days.length]! : undefined;
+    const drawn = look.int(10) < 8 ? days[k % days.length]! : undefined;
+    const plan = planOf(drawn);
+    const day = plan === 'none' ? undefined : drawn;
     const category = day?.category ?? look.pick(DEMO_CATEGORIES);
     // A design is made 3 to 40 days before its day, or any time for an everyday one; one for a
     // day further ahead than that within the last two weeks (not all today: the trend showed
@@ -43,17 +58,32 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
       day,
       category,
       madeDaysAgo,
-      apps: look.int(10) < 7 ? apps : apps.filter(() => look.int(2) === 0).slice(0, 2),
+      apps: planned(
+        plan,
+        look.int(10) < 7 ? apps : apps.filter(() => look.int(2) === 0).slice(0, 2),
+      ),
       position: look.int(2) ? ('LEFT' as const) : ('RIGHT' as const),
-      status: look.weighted([
-        ['ACTIVE', 85],
-        ['DEACTIVE', 7],
-        ['PENDING', 6],
-        ['SUSPENDED', 2],
-      ] as const),
+      status: activeWhenPlanned(
+        plan,
+        look.weighted([
+          ['ACTIVE', 85],
+          ['DEACTIVE', 7],
+          ['PENDING', 6],
+          ['SUSPENDED', 2],
+        ] as const),
+      ),
       downloads: apps.map(() => look.int(1000)),
     };
   });
+  // Every upcoming day meant to be covered has at least one poster, whatever was drawn.
+  function planned(plan: 'covered' | 'gap' | 'none' | undefined, drawnApps: number[]): number[] {
+    if (plan === 'covered') return apps;
+    if (plan === 'gap') return apps.length > 1 ? apps.slice(0, -1) : drawnApps;
+    return drawnApps;
+  }
+  function activeWhenPlanned<S extends string>(plan: string | undefined, status: S): S | 'ACTIVE' {
+    return plan === 'covered' || plan === 'gap' ? 'ACTIVE' : status;
+  }
   const keys = await inParallel(designs, 4, (d) =>
     storePicture(media, posterSvg(d.title, d.greeting, d.palette, d.variant), 'posters'),
   );

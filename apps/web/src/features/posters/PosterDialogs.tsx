@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { NumberInput, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { z } from 'zod';
@@ -44,26 +44,65 @@ export const SIDE_LABELS: Record<Side, string> = { LEFT: 'Left', RIGHT: 'Right' 
 export const posterName = (p: Pick<Poster, 'id'>) => `poster #${p.id}`;
 
 /**
- * The create form: the contract's body, plus whom it is for, the category (the call's path), the
- * app when it is for one, and the files.
+ * The settings of a new poster: the contract's body, plus whom it is for, the category (the call's
+ * path) and the app when it is for one. Shared by "New poster" and "Many posters" (BatchUpload),
+ * which add their files, so a setting added here reaches both.
  */
-const createForm = posterCreateBody
-  .extend({
-    target: z.enum(['all', 'one']),
-    masterAppId: z.string(),
-    categoryId: z.string().min(1, { error: 'Choose a category' }),
-    file: imageFile,
-    thumbFile: imageFile.optional(),
-  })
-  .superRefine(
-    (v, ctx) => {
-      if (v.target === 'one' && !v.masterAppId) {
-        ctx.addIssue({ code: 'custom', path: ['masterAppId'], message: 'Choose a master app' });
-      }
-    },
-    // Also when other fields are wrong, so every missing choice is marked at once.
-    { when: () => true },
-  );
+export const posterSettingsForm = posterCreateBody.extend({
+  target: z.enum(['all', 'one']),
+  masterAppId: z.string(),
+  categoryId: z.string().min(1, { error: 'Choose a category' }),
+});
+export type PosterSettings = z.output<typeof posterSettingsForm>;
+
+/** Marks a missing app when the poster is for one. */
+export function checkTarget(
+  v: { target: 'all' | 'one'; masterAppId: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (v.target === 'one' && !v.masterAppId) {
+    ctx.addIssue({ code: 'custom', path: ['masterAppId'], message: 'Choose a master app' });
+  }
+}
+
+/** The create call's values for `settings` (the files aside). */
+export function createValues(v: PosterSettings) {
+  return {
+    categoryId: Number(v.categoryId),
+    masterAppId: v.target === 'one' ? Number(v.masterAppId) : undefined,
+    specialDayId: v.specialDayId,
+    date: v.date,
+    position: v.position,
+    topDefNum: v.topDefNum,
+    selfDefNum: v.selfDefNum,
+    bottomDefNum: v.bottomDefNum,
+  };
+}
+
+/** The settings' starting values; `initial` holds the choices given (a list's filters, a gap). */
+export function settingsDefaults(initial: {
+  masterAppId: string;
+  categoryId: string;
+  specialDayId: string;
+  date?: string;
+}) {
+  const { date = '', ...choices } = initial;
+  const target: 'all' | 'one' = choices.masterAppId ? 'one' : 'all';
+  return {
+    target,
+    ...choices,
+    date,
+    position: 'LEFT' as const,
+    topDefNum: 1,
+    selfDefNum: 1,
+    bottomDefNum: 1,
+  };
+}
+
+// Also when other fields are wrong, so every missing choice is marked at once.
+const createForm = posterSettingsForm
+  .extend({ file: imageFile, thumbFile: imageFile.optional() })
+  .superRefine(checkTarget, { when: () => true });
 
 const imageForm = z.object({ file: imageFile });
 const thumbForm = z.object({ thumbFile: imageFile });
@@ -224,6 +263,23 @@ function CategoryFields() {
   );
 }
 
+/**
+ * The fields of a new poster's settings, with `children` (its files) after the category: the one
+ * set of fields "New poster" and "Many posters" show.
+ */
+export function PosterSettingsFields(props: { children?: ReactNode }) {
+  return (
+    <>
+      <TargetFields />
+      <CategoryFields />
+      {props.children}
+      <DateFormField name="date" label="Date" />
+      <PositionField />
+      <DefNumFields />
+    </>
+  );
+}
+
 /** "New poster": for every app or one, its category, images, date, side and default numbers. */
 export function CreatePosterDialog(props: {
   opened: boolean;
@@ -245,26 +301,11 @@ export function CreatePosterDialog(props: {
       long
       draft={{ form: 'poster' }}
       schema={createForm}
-      defaultValues={{
-        target: 'all',
-        ...props.initial,
-        date: '',
-        position: 'LEFT',
-        topDefNum: 1,
-        selfDefNum: 1,
-        bottomDefNum: 1,
-      }}
+      defaultValues={{ ...settingsDefaults(props.initial), target: 'all' }}
       submitLabel="Create"
       onSubmit={(v) =>
         create.mutateAsync({
-          categoryId: Number(v.categoryId),
-          masterAppId: v.target === 'one' ? Number(v.masterAppId) : undefined,
-          specialDayId: v.specialDayId,
-          date: v.date,
-          position: v.position,
-          topDefNum: v.topDefNum,
-          selfDefNum: v.selfDefNum,
-          bottomDefNum: v.bottomDefNum,
+          ...createValues(v),
           file: v.file,
           thumbFile: v.thumbFile,
           onProgress: setProgress,
@@ -272,15 +313,10 @@ export function CreatePosterDialog(props: {
       }
     >
       {() => (
-        <>
-          <TargetFields />
-          <CategoryFields />
+        <PosterSettingsFields>
           <ImageFormField name="file" label="Poster image" required progress={progress} />
           <ImageFormField name="thumbFile" label="Thumbnail" progress={progress} />
-          <DateFormField name="date" label="Date" />
-          <PositionField />
-          <DefNumFields />
-        </>
+        </PosterSettingsFields>
       )}
     </FormDialog>
   );

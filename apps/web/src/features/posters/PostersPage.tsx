@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconPhotoPlus, IconPlus } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { POSTER_COLUMNS as TITLES, type Poster } from '@master-admin/contract';
 import { bulkActions } from '../../components/BulkActions';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -30,6 +31,8 @@ import {
   usePosterActions,
   type PosterDialog,
 } from './PosterDialogs';
+import { BatchPosterDialog, useBatchUpload } from './BatchUpload';
+import { BatchProgress } from './BatchProgress';
 
 /** The list's poster images: tall enough to judge a design, in the poster's own shape. */
 const THUMB_HEIGHT = 80;
@@ -46,6 +49,21 @@ export default function PostersPage() {
   const [dialog, setDialog] = useState<PosterDialog>(null);
   const actions = usePosterActions(setDialog);
   const { filters, setFilter } = list.params;
+  // "Many posters" opens from the URL too (`batch=1`, and `date`): the plan's shortcut from a gap
+  // prefills the day's special day and the app through the list's own filters.
+  const [search, setSearch] = useSearchParams();
+  const batching = search.get('batch') === '1';
+  const showBatch = (open: boolean) =>
+    setSearch((prev) => {
+      const next = new URLSearchParams(prev);
+      if (open) next.set('batch', '1');
+      else {
+        next.delete('batch');
+        next.delete('date');
+      }
+      return next;
+    });
+  const batch = useBatchUpload();
 
   // A category or special day filter from the URL is named by the rows it filters.
   const filteredCategory = list.rows.find((p) => String(p.categoryId) === filters.categoryId);
@@ -154,9 +172,18 @@ export default function PostersPage() {
         description="The posters each app offers, with the user’s images placed on them."
         actions={
           grants.create ? (
-            <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-              New poster
-            </Button>
+            <>
+              <Button
+                variant="default"
+                leftSection={<IconPhotoPlus size={18} />}
+                onClick={() => showBatch(true)}
+              >
+                Many posters
+              </Button>
+              <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+                New poster
+              </Button>
+            </>
           ) : undefined
         }
       />
@@ -245,6 +272,20 @@ export default function PostersPage() {
           specialDayId: filters.specialDayId,
         }}
       />
+      <BatchPosterDialog
+        opened={batching && grants.create}
+        onClose={() => showBatch(false)}
+        initial={{
+          masterAppId: filters.masterAppId,
+          categoryId: filters.categoryId,
+          specialDayId: filters.specialDayId,
+          date: /^\d{4}-\d{2}-\d{2}$/.test(search.get('date') ?? '')
+            ? (search.get('date') ?? '')
+            : '',
+        }}
+        onStart={batch.start}
+      />
+      <BatchProgress rows={batch.rows} onRetry={batch.retry} onClose={batch.clear} />
       <PosterDialogs dialog={dialog} onClose={() => setDialog(null)} />
     </>
   );

@@ -45,27 +45,29 @@ export type PosterCreateValues = DefNums & {
 
 /**
  * Creates a poster (multipart): for every app (`POST poster/{categoryId}`, answering the new ids)
- * or for one (`POST poster/only-cat/{categoryId}` with `masterAppId`, answering the row).
+ * or for one (`POST poster/only-cat/{categoryId}` with `masterAppId`, answering the row). Each call
+ * carries its own Idempotency-Key (lib/api.ts), kept for a retry when its outcome is unknown.
  */
+export function createPoster({
+  categoryId,
+  masterAppId,
+  onProgress,
+  ...fields
+}: PosterCreateValues & Progress): Promise<{ message: string }> {
+  return masterAppId === undefined
+    ? api.upload('POST', PATHS.posterCreateAll(categoryId), bulkResponse, fields, onProgress)
+    : api.upload(
+        'POST',
+        PATHS.posterCreateOne(categoryId),
+        posterMutation,
+        { ...fields, masterAppId },
+        onProgress,
+      );
+}
+
 export function useCreatePoster() {
-  return useApiMutation({
-    mutationFn: ({
-      categoryId,
-      masterAppId,
-      onProgress,
-      ...fields
-    }: PosterCreateValues & Progress): Promise<{ message: string }> =>
-      masterAppId === undefined
-        ? api.upload('POST', PATHS.posterCreateAll(categoryId), bulkResponse, fields, onProgress)
-        : api.upload(
-            'POST',
-            PATHS.posterCreateOne(categoryId),
-            posterMutation,
-            { ...fields, masterAppId },
-            onProgress,
-          ),
-    invalidates: [posterKeys.all],
-  });
+  // The special days' plan counts posters too.
+  return useApiMutation({ mutationFn: createPoster, invalidates: [posterKeys.all, ['planning']] });
 }
 
 export function useChangePosterDefNums() {

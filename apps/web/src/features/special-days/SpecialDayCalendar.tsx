@@ -7,7 +7,6 @@ import {
   ActionIcon,
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Paper,
@@ -30,12 +29,13 @@ import {
   MONTH_NAMES,
   PATHS,
   specialDayCalendar,
+  type CoverageDay,
   type SpecialDayPosters,
 } from '@master-admin/contract';
 import { api, errorText } from '../../lib/api';
 import { usePhone } from '../../lib/phone';
 import { StatusBadge } from '../../components/StatusBadge';
-import { specialDayKeys } from './api';
+import { specialDayKeys, useCoverage } from './api';
 
 export type CalendarDay = SpecialDayPosters;
 type Target = { month: number; day: number };
@@ -77,6 +77,8 @@ export function SpecialDayCalendar(props: {
   });
   const title = `${MONTH_NAMES[month - 1]} ${year}`;
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const plan = useCoverage(`${year}-${String(month).padStart(2, '0')}-01`, lastDay);
+  const coverageOf = (day: number) => plan.data?.days[day - 1];
   const rows = calendar.data?.result ?? [];
   const byDay = new Map<number, CalendarDay[]>();
   for (const d of rows) byDay.set(d.day, [...(byDay.get(d.day) ?? []), d]);
@@ -121,10 +123,18 @@ export function SpecialDayCalendar(props: {
           lastDay={lastDay}
           byDay={byDay}
           title={title}
+          coverageOf={coverageOf}
           {...props}
         />
       ) : (
-        <MonthList year={year} month={month} lastDay={lastDay} byDay={byDay} {...props} />
+        <MonthList
+          year={year}
+          month={month}
+          lastDay={lastDay}
+          byDay={byDay}
+          coverageOf={coverageOf}
+          {...props}
+        />
       )}
       {leapOnly.length > 0 && (
         <Paper withBorder p="sm">
@@ -143,6 +153,8 @@ export function SpecialDayCalendar(props: {
 }
 
 type ViewProps = {
+  /** The day's coverage (posters live per app), once loaded. */
+  coverageOf: (day: number) => CoverageDay | undefined;
   year: number;
   month: number;
   lastDay: number;
@@ -216,6 +228,7 @@ function MonthGrid(props: ViewProps & { title: string }) {
                       {(byDay.get(day) ?? []).map((d) => (
                         <DayEntry key={d.id} day={d} {...props} draggable />
                       ))}
+                      <DayCoverage coverage={props.coverageOf(day)} />
                     </Stack>
                   </>
                 )}
@@ -248,6 +261,7 @@ function MonthList(props: ViewProps) {
             {(props.byDay.get(day) ?? []).map((d) => (
               <DayEntry key={d.id} day={d} {...props} />
             ))}
+            <DayCoverage coverage={props.coverageOf(day)} />
           </Stack>
         </Paper>
       ))}
@@ -292,34 +306,38 @@ function DayEntry(props: {
           </ActionIcon>
         )}
       </Group>
-      <Group gap={4} mt={2}>
-        {d.status !== 'ACTIVE' && <StatusBadge status={d.status} />}
-        {d.activePosters === 0 ? (
-          <Badge color="red" variant="light" size="xs">
-            No active posters
-          </Badge>
-        ) : (
-          <Text size="xs">{d.activePosters} active</Text>
-        )}
-      </Group>
-      <Text size="xs" c="dimmed" lh={1.3}>
-        {d.apps.map((a, i) => (
-          <span key={a.id}>
-            {i > 0 && ' · '}
-            <Text
-              span
-              size="xs"
-              c={
-                a.activePosters === 0
-                  ? 'light-dark(var(--mantine-color-red-8), var(--mantine-color-red-4))'
-                  : undefined
-              }
-            >
-              {a.name} {a.activePosters}
-            </Text>
-          </span>
-        ))}
-      </Text>
+      {d.status !== 'ACTIVE' && <StatusBadge status={d.status} />}
     </div>
+  );
+}
+
+/**
+ * A day's posters live per app, in one line: the apps with none (a gap) in orange, by name, with
+ * the plan one click away; quiet when every app has some.
+ */
+function DayCoverage(props: { coverage: CoverageDay | undefined }) {
+  const c = props.coverage;
+  if (!c || c.specialDays.length === 0) return null;
+  const gaps = c.apps.filter((a) => a.posters === 0);
+  if (gaps.length === 0) {
+    return (
+      <Text size="xs" c="dimmed">
+        {c.apps.length === 1 ? 'Covered' : `All ${c.apps.length} apps covered`}
+      </Text>
+    );
+  }
+  return (
+    <Anchor
+      component={Link}
+      to="?view=plan"
+      size="xs"
+      c="orange.8"
+      lh={1.3}
+      title={`No poster live that day in ${gaps.map((a) => a.name).join(', ')}`}
+    >
+      {gaps.length === c.apps.length
+        ? 'No poster in any app'
+        : `No poster in ${gaps.map((a) => a.name).join(', ')}`}
+    </Anchor>
   );
 }

@@ -34,6 +34,7 @@ import {
   useUpdateSpecialDay,
 } from './api';
 import { SpecialDayCalendar, type CalendarDay } from './SpecialDayCalendar';
+import { PlanningView } from './PlanningView';
 import { defined } from '../../lib/defined';
 
 const MONTH_OPTIONS = MONTH_NAMES.map((label, i) => ({ value: String(i + 1), label }));
@@ -73,10 +74,14 @@ type Actions = {
   create: () => void;
 };
 
-/** The list or the month calendar (`?view=calendar`), with the same dialogs. */
+/**
+ * The list, the month calendar (`?view=calendar`) or the plan of the weeks ahead (`?view=plan`),
+ * with the same dialogs.
+ */
 export default function SpecialDaysPage() {
   const [search, setSearch] = useSearchParams();
-  const view = search.get('view') === 'calendar' ? 'calendar' : 'list';
+  const asked = search.get('view');
+  const view = asked === 'calendar' || asked === 'plan' ? asked : 'list';
   const create = useCreateSpecialDay();
   const update = useUpdateSpecialDay();
   const changeStatus = useChangeSpecialDayStatus();
@@ -89,7 +94,7 @@ export default function SpecialDaysPage() {
   const moving = dialog?.kind === 'move';
   const editing = dialog?.kind === 'edit' || moving ? dialog.specialDay : undefined;
   // Each view keeps its own parameters: switching starts the other afresh.
-  const showView = (next: string) => setSearch(next === 'calendar' ? { view: 'calendar' } : {});
+  const showView = (next: string) => setSearch(next === 'list' ? {} : { view: next });
   const actions: Actions = {
     edit: (d) => setDialog({ kind: 'edit', specialDay: d }),
     status: (d) => setDialog({ kind: 'status', specialDay: d }),
@@ -132,9 +137,12 @@ export default function SpecialDaysPage() {
         data={[
           { value: 'list', label: 'List' },
           { value: 'calendar', label: 'Calendar' },
+          { value: 'plan', label: 'Plan' },
         ]}
       />
-      {view === 'calendar' ? (
+      {view === 'plan' ? (
+        <PlanningView />
+      ) : view === 'calendar' ? (
         <SpecialDayCalendar
           onMove={grants.update ? (d) => setDialog({ kind: 'move', specialDay: d }) : undefined}
           onDrop={

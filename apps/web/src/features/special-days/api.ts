@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   SPECIAL_DAY_SORTS,
   PATHS,
   bulkResponse,
+  coverage,
   specialDayList,
   specialDayMutation,
   type Status,
@@ -11,6 +13,8 @@ import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
 export const specialDayKeys = { all: ['special-days'] as const };
+/** The plan (coverage); posters made or changed elsewhere refresh it too. */
+export const planningKeys = { all: ['planning'] as const };
 export const SPECIAL_DAY_FILTERS = ['status'] as const;
 
 type SpecialDayFields = { name: string; month: number; day: number };
@@ -30,7 +34,7 @@ export function useCreateSpecialDay() {
   return useApiMutation({
     mutationFn: (body: SpecialDayFields) =>
       api.post(PATHS.specialDayCreate, specialDayMutation, body),
-    invalidates: [specialDayKeys.all],
+    invalidates: [specialDayKeys.all, planningKeys.all],
   });
 }
 
@@ -39,7 +43,7 @@ export function useUpdateSpecialDay() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch, ...body }: SpecialDayFields & { id: number } & Change) =>
       api.patch(PATHS.specialDay(id), specialDayMutation, body, { ifMatch }),
-    invalidates: [specialDayKeys.all],
+    invalidates: [specialDayKeys.all, planningKeys.all],
   });
 }
 
@@ -47,7 +51,7 @@ export function useChangeSpecialDayStatus() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
       api.put(PATHS.specialDayStatus(id), specialDayMutation, { status }, { ifMatch }),
-    invalidates: [specialDayKeys.all],
+    invalidates: [specialDayKeys.all, planningKeys.all],
   });
 }
 
@@ -55,6 +59,14 @@ export function useChangeSpecialDayStatus() {
 export function useSetSpecialDayYear() {
   return useApiMutation({
     mutationFn: (year: number) => api.put(PATHS.specialDayYear(year), bulkResponse),
-    invalidates: [specialDayKeys.all],
+    invalidates: [specialDayKeys.all, planningKeys.all],
+  });
+}
+
+/** `GET planning/coverage`: the `days` days from `from` (YYYY-MM-DD), per day and app. */
+export function useCoverage(from: string, days: number) {
+  return useQuery({
+    queryKey: [...planningKeys.all, 'coverage', from, days],
+    queryFn: () => api.get(PATHS.planningCoverage, coverage, { from, days }),
   });
 }
