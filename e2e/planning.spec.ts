@@ -76,7 +76,8 @@ test('a batch of 30 posters with 2 bad files: the good ones created, the bad nam
   await expect(dialog.getByText('30 files chosen: drop or choose more')).toBeVisible();
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
 
-  const panel = page.getByRole('dialog', { name: 'Upload finished' });
+  await expect(dialog).toBeHidden();
+  const panel = page.getByRole('region', { name: 'Upload finished' });
   await expect(panel).toBeVisible({ timeout: 120_000 });
   const summary = panel.getByRole('status');
   await expect(summary).toContainText('28 of 30 posters created');
@@ -119,7 +120,7 @@ test('a gap in the plan, filled from its own shortcut', async ({ page, request }
     .first()
     .setInputFiles([await poster('gap-filler.png', 7)]);
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-  const panel = page.getByRole('dialog', { name: 'Upload finished' });
+  const panel = page.getByRole('region', { name: 'Upload finished' });
   await expect(panel.getByRole('status')).toContainText('1 of 1 poster created');
   await panel.getByRole('button', { name: 'Done' }).click();
 

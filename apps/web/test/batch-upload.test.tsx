@@ -123,8 +123,10 @@ describe('many posters at once', () => {
     expect(within(dialog).getByText('7 files chosen: drop or choose more')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
 
+    // The settings close; the files' panel shows above the list.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Many posters' })).toBeNull());
     const panel = await screen.findByRole(
-      'dialog',
+      'region',
       { name: 'Upload finished' },
       { timeout: 10_000 },
     );
@@ -197,7 +199,7 @@ describe('many posters at once', () => {
     await chooseCategory(dialog);
     await userEvent.upload(filesInput(dialog), [png('xmas.png')]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
-    await screen.findByRole('dialog', { name: 'Upload finished' }, { timeout: 10_000 });
+    await screen.findByRole('region', { name: 'Upload finished' }, { timeout: 10_000 });
     expect(url).toBe('/api/v1/poster/only-cat/3');
     expect(body).toContain('name="masterAppId"\r\n\r\n4');
     expect(body).toContain('name="specialDayId"\r\n\r\n5');

@@ -2,7 +2,7 @@
  * A batch on its way (BatchUpload.tsx): a row per file with its progress, result and Retry, and
  * once nothing is left to send, how many were created and which were refused, with the reason.
  */
-import { Button, Group, Modal, Paper, Progress, ScrollArea, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Progress, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconRefresh } from '@tabler/icons-react';
 import { usePhone } from '../../lib/phone';
 import { BatchSummary, type BatchRow } from './BatchUpload';
@@ -23,18 +23,15 @@ export function BatchProgress(props: {
   const { rows } = props;
   const done = rows.filter((r) => r.state === 'created' || r.state === 'refused').length;
   const running = done < rows.length;
+  if (rows.length === 0) return null;
+  const title = running ? `Uploading ${rows.length} posters` : 'Upload finished';
+  // A panel above the list, not a dialog: the list stays usable while files go, and no dialog
+  // opens as the settings' panel closes.
   return (
-    <Modal
-      opened={rows.length > 0}
-      onClose={props.onClose}
-      // While files are on their way the panel stays: closing it would hide what is still sent.
-      closeOnClickOutside={!running}
-      closeOnEscape={!running}
-      withCloseButton={!running}
-      fullScreen={phone}
-      size="lg"
-      title={running ? `Uploading ${rows.length} posters` : 'Upload finished'}
-    >
+    <Paper component="section" withBorder p="md" mb="md" aria-label={title}>
+      <Title order={3} size="h4" mb="xs">
+        {title}
+      </Title>
       <Stack gap="sm">
         <Progress
           value={rows.length ? (done / rows.length) * 100 : 0}
@@ -45,7 +42,7 @@ export function BatchProgress(props: {
           {done} of {rows.length} done
         </Text>
         {!running && <BatchSummary rows={rows} />}
-        <ScrollArea.Autosize mah={phone ? undefined : 420} type="auto">
+        <ScrollArea.Autosize mah={phone ? 480 : 420} type="auto">
           <Stack gap={6} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
             {rows.map((r) => (
               <Paper
@@ -101,6 +98,6 @@ export function BatchProgress(props: {
           </Group>
         )}
       </Stack>
-    </Modal>
+    </Paper>
   );
 }

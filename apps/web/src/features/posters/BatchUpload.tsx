@@ -27,6 +27,7 @@ import {
 } from './PosterDialogs';
 
 export const BATCH_MAX = 200;
+let nextKey = 0;
 export const BATCH_CONCURRENCY = 3;
 
 const batchForm = posterSettingsForm
@@ -110,7 +111,8 @@ export function useBatchUpload() {
       state.current = {
         settings,
         active: 0,
-        rows: files.map((file, i) => ({ key: i, file, state: 'waiting', progress: 0 })),
+        // Keys never reused: a call of an earlier batch still on its way updates no row of this one.
+        rows: files.map((file) => ({ key: nextKey++, file, state: 'waiting', progress: 0 })),
       };
       setRows(state.current.rows);
       pump();

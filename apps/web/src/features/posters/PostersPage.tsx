@@ -187,6 +187,7 @@ export default function PostersPage() {
           ) : undefined
         }
       />
+      <BatchProgress rows={batch.rows} onRetry={batch.retry} onClose={batch.clear} />
       <ListToolbar
         search={{
           label: 'Search posters',
@@ -285,7 +286,6 @@ export default function PostersPage() {
         }}
         onStart={batch.start}
       />
-      <BatchProgress rows={batch.rows} onRetry={batch.retry} onClose={batch.clear} />
       <PosterDialogs dialog={dialog} onClose={() => setDialog(null)} />
     </>
   );
