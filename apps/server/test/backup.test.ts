@@ -145,6 +145,8 @@ beforeAll(async () => {
     token: s.adminToken,
   });
   expect(removed.statusCode).toBe(200);
+  // Out of the trash too (a trashed row's files count as named: trash_media).
+  await s.emptyTrash();
   inTextOnly = banner.image.slice('/media/'.length);
   expect(fs.existsSync(path.join(s.mediaDir, inTextOnly))).toBe(true);
 

@@ -145,6 +145,9 @@ describe('banners with MEDIA_STORE=s3', () => {
       token: s.adminToken,
     });
     expect(removed.json().message).toBe(MESSAGES.bannerDeleted);
+    // In the trash the objects stay; emptied, they go.
+    expect(await head(image)).toBe(200);
+    await s.emptyTrash();
     expect(await head(image)).toBe(404);
     expect(await head(thumbOf(image))).toBe(404);
     expect(await objects()).not.toContain(keyOf(image));
@@ -216,6 +219,7 @@ describe('settings and notifications with MEDIA_STORE=s3', () => {
       url: `/notifications/remove/${created.json().result.id}`,
       token: s.adminToken,
     });
+    await s.emptyTrash();
     expect(await head(noteLogo)).toBe(404);
   });
 });
@@ -289,6 +293,8 @@ describe('videos with MEDIA_STORE=s3', () => {
     expect((await remove(first.id)).statusCode).toBe(200);
     expect(await objects()).toContain(key);
     expect((await remove(second.id)).statusCode).toBe(200);
+    expect(await objects()).toContain(key);
+    await s.emptyTrash();
     expect(await objects()).not.toContain(key);
     expect((await s.app.inject({ method: 'GET', url: first.iframeLink })).statusCode).toBe(404);
   });

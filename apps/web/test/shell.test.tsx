@@ -45,6 +45,7 @@ describe('the shell', () => {
       'Special Days',
       'Contact Us',
       'Menus',
+      'Trash',
       'Audit Log',
       'Login History',
     ]);
@@ -109,7 +110,8 @@ describe('the shell', () => {
     renderApp('/', { signedInAs: 'boss@example.com' });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Areas' });
-    expect(within(nav).getAllByRole('link')).toHaveLength(19);
+    // Every area, the trash among them (shown only to an account that may delete somewhere).
+    expect(within(nav).getAllByRole('link')).toHaveLength(20);
     expect(within(nav).queryAllByRole('img', { name: 'No access' })).toEqual([]);
   });
 

@@ -252,7 +252,7 @@ export default function PostersPage() {
           status: { mutation: changeManyStatus },
           remove: {
             mutation: removeMany,
-            consequence: 'with their images unless other posters share them',
+            consequence: 'moved to the trash with their images (restorable for 30 days)',
           },
         })}
         actions={(p) => (

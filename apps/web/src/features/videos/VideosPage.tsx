@@ -217,7 +217,7 @@ export default function VideosPage() {
           status: { mutation: changeManyStatus },
           remove: {
             mutation: removeMany,
-            consequence: 'with their files unless other videos share them',
+            consequence: 'moved to the trash with their files (restorable for 30 days)',
           },
         })}
         actions={(v) => (
