@@ -9,6 +9,7 @@ import {
   version,
 } from './common.ts';
 import { optionalEnum, optionalId, optionalText, timestamp } from './fields.ts';
+import { checkWindow, liveParam, scheduleFields, windowFields } from './schedules.ts';
 
 export const banner = z.object({
   id: z.number().int(),
@@ -17,6 +18,7 @@ export const banner = z.object({
   status: Status,
   link: z.string().nullable(),
   linkType: LinkType,
+  ...windowFields,
   createdAt: timestamp,
   updatedAt: timestamp,
   masterApp: masterAppRef,
@@ -53,8 +55,10 @@ export const bannerCreateBody = z
   .strictObject({
     link: optionalText(2048),
     linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
+    ...scheduleFields,
   })
   .superRefine(linkRule)
+  .superRefine(checkWindow)
   .meta(LINK_RULE_DOCUMENTED);
 export type BannerCreateBody = z.input<typeof bannerCreateBody>;
 
@@ -74,6 +78,7 @@ export const bannerListQuery = listQuery.extend({
   status: optionalEnum(STATUSES),
   linkType: optionalEnum(LINK_TYPES),
   masterAppId: optionalId,
+  live: liveParam,
 });
 export type BannerListQuery = z.input<typeof bannerListQuery>;
 

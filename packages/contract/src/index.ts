@@ -24,3 +24,4 @@ export * from './audit.ts';
 export * from './events.ts';
 export * from './columns.ts';
 export * from './app-api.ts';
+export * from './schedules.ts';
