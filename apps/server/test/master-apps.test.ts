@@ -61,6 +61,8 @@ describe('creating a master app', () => {
         id: expect.any(Number),
         version: 1,
         name: 'Json App',
+        timeZone: 'UTC',
+        timeZoneIsDefault: true,
         createdAt: expect.any(String),
       },
     });
@@ -302,7 +304,14 @@ describe('renaming a master app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       message: 'Successfully Updated.',
-      result: { id: row.id, version: row.version + 1, name: 'New Name', createdAt: row.createdAt },
+      result: {
+        id: row.id,
+        version: row.version + 1,
+        name: 'New Name',
+        timeZone: 'UTC',
+        timeZoneIsDefault: true,
+        createdAt: row.createdAt,
+      },
     });
     expect(await rowNamed('Old Name')).toBeUndefined();
     expect(await rowNamed('New Name')).toMatchObject({ id: row.id });

@@ -4,7 +4,7 @@
  * functions on Intl only (no library), shared by the server and the web app.
  */
 import { z } from 'zod';
-import { blankAsAbsent, blankAsNull, optionalEnum } from './fields.ts';
+import { NO_CONTROL_CHARACTERS, blankAsAbsent, blankAsNull, optionalEnum } from './fields.ts';
 
 /** The zone a master app without one of its own follows when the server is not told another. */
 export const FALLBACK_TIME_ZONE = 'UTC';
@@ -28,6 +28,8 @@ export const TIME_ZONE_MESSAGE = 'Must be an IANA time zone name, such as Asia/K
 /** An IANA time zone name (Intl must know it). */
 export const timeZoneName = z
   .string({ error: TIME_ZONE_MESSAGE })
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: NO_CONTROL_CHARACTERS, abort: true })
   .refine((v) => canonicalTimeZone(v) !== undefined, { error: TIME_ZONE_MESSAGE })
   .meta({ examples: ['Asia/Kolkata', 'UTC'] });
 
@@ -52,8 +54,9 @@ function isDateTime(value: string): boolean {
 /** An ISO 8601 date-time with its offset (`Z` or `±HH:MM`). */
 export const dateTime = z
   .string({ error: DATE_TIME_MESSAGE })
+  .regex(DATE_TIME, { error: DATE_TIME_MESSAGE, abort: true })
   .refine(isDateTime, { error: DATE_TIME_MESSAGE })
-  .meta({ format: 'date-time' });
+  .meta({ format: 'date-time', examples: ['2026-11-01T00:00:00+05:30'] });
 
 export const LIVE_UNTIL_MESSAGE = 'Must be after “Live from”';
 
