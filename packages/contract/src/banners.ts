@@ -28,7 +28,7 @@ export type Banner = z.infer<typeof banner>;
 const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
 /** A link and its type; an EXTERNAL link must be an http(s) URL. */
-function linkRule(
+export function linkRule(
   body: { link?: string | undefined; linkType?: string | undefined },
   ctx: z.RefinementCtx,
 ) {
@@ -50,13 +50,15 @@ const LINK_RULE_DOCUMENTED = {
   },
 };
 
+/** The create's fields, without their checks (for forms that extend them). */
+export const bannerCreateFields = z.strictObject({
+  link: optionalText(2048),
+  linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
+  ...scheduleFields,
+});
+
 /** Create: the image comes as the multipart file `file`. */
-export const bannerCreateBody = z
-  .strictObject({
-    link: optionalText(2048),
-    linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
-    ...scheduleFields,
-  })
+export const bannerCreateBody = bannerCreateFields
   .superRefine(linkRule)
   .superRefine(checkWindow)
   .meta(LINK_RULE_DOCUMENTED);

@@ -25,6 +25,15 @@ export const masterAppBody = z.strictObject({
 });
 export type MasterAppBody = z.input<typeof masterAppBody>;
 
+/** A choice of master app (filters, forms), with the zone its schedules are entered in. */
+export const masterAppOption = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  timeZone: z.string(),
+});
+export type MasterAppOption = z.infer<typeof masterAppOption>;
+export const masterAppOptions = z.object({ result: z.array(masterAppOption) });
+
 export const MASTER_APP_SORTS = ['createdAt', 'name'] as const;
 export const masterAppListQuery = listQuery.extend({ sort: sortParam(MASTER_APP_SORTS) });
 export const masterAppList = listResponse(masterApp);

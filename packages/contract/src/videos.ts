@@ -49,18 +49,18 @@ export const video = z.object({
 });
 export type Video = z.infer<typeof video>;
 
+/** The create's fields, without the window's check (for forms that extend them). */
+export const videoCreateFields = z.strictObject({
+  date: optionalCalendarDate,
+  position,
+  topDefNum: defNum,
+  selfDefNum: defNum,
+  bottomDefNum: defNum,
+  masterAppId: id,
+  ...scheduleFields,
+});
 /** Create: the video comes as the multipart file `file`. */
-export const videoCreateBody = z
-  .strictObject({
-    date: optionalCalendarDate,
-    position,
-    topDefNum: defNum,
-    selfDefNum: defNum,
-    bottomDefNum: defNum,
-    masterAppId: id,
-    ...scheduleFields,
-  })
-  .superRefine(checkWindow);
+export const videoCreateBody = videoCreateFields.superRefine(checkWindow);
 export type VideoCreateBody = z.input<typeof videoCreateBody>;
 
 export const VIDEO_SORTS = ['createdAt', 'date', 'downloadCount', 'status'] as const;

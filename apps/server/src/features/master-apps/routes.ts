@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MASTER_APP_COLUMNS,
@@ -9,7 +8,7 @@ import {
   masterAppList,
   masterAppListQuery,
   masterAppMutation,
-  masterAppRef,
+  masterAppOptions,
   MASTER_APP_SORTS,
   appKeyAnswer,
 } from '@master-admin/contract';
@@ -175,23 +174,26 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.signedIn },
       schema: {
         tags: ['master apps'],
-        summary: 'Every master app’s id and name, by name: the choices for filters and forms',
+        summary:
+          'Every master app’s id, name and time zone, by name: the choices for filters and forms',
         description:
           'Open to every signed-in account, since other areas filter by master app; the ' +
           'master app list itself needs the masterApp menu.',
-        response: answers(z.object({ result: z.array(masterAppRef) })),
+        response: answers(masterAppOptions),
       },
     },
     async () => {
       const result = await db
         .selectFrom('masterApps')
-        .select(['id', 'name'])
+        .select(['id', 'name', 'timeZone'])
         // Alphabetical whatever the letter case, the same on both engines (names are unique
         // case-insensitively, so this order is total).
         .orderBy((eb) => eb.fn('lower', ['name']))
         .limit(1000)
         .execute();
-      return { result };
+      return {
+        result: result.map((a) => ({ ...a, timeZone: a.timeZone ?? config.defaultTimeZone })),
+      };
     },
   );
 

@@ -34,6 +34,13 @@ import {
   useDeletePoster,
 } from './api';
 import { defined } from '../../lib/defined';
+import {
+  ScheduleFields,
+  checkLocalWindow,
+  scheduleFormShape,
+  useTimeZoneOf,
+  windowToSend,
+} from '../../components/Schedule';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -54,7 +61,10 @@ const createForm = posterCreateBody
     categoryId: z.string().min(1, { error: 'Choose a category' }),
     file: imageFile,
     thumbFile: imageFile.optional(),
+    // Wall-clock times in the app's zone, sent as instants.
+    ...scheduleFormShape,
   })
+  .superRefine(checkLocalWindow)
   .superRefine(
     (v, ctx) => {
       if (v.target === 'one' && !v.masterAppId) {
@@ -224,7 +234,20 @@ function CategoryFields() {
   );
 }
 
-/** "New poster": for every app or one, its category, images, date, side and default numbers. */
+/** The schedule of a new poster, in the zone of the app it is for (or all apps'). */
+function PosterScheduleFields() {
+  const { control } = useFormContext<{ target: 'all' | 'one'; masterAppId: string }>();
+  const [target, masterAppId] = useWatch({ control, name: ['target', 'masterAppId'] });
+  const zoneOf = useTimeZoneOf();
+  return (
+    <ScheduleFields zone={zoneOf(target === 'one' ? masterAppId : undefined)} subject="poster" />
+  );
+}
+
+/**
+ * "New poster": for every app or one, its category, images, date, schedule, side and default
+ * numbers.
+ */
 export function CreatePosterDialog(props: {
   opened: boolean;
   onClose: () => void;
@@ -232,6 +255,7 @@ export function CreatePosterDialog(props: {
   initial: { masterAppId: string; categoryId: string; specialDayId: string };
 }) {
   const create = useCreatePoster();
+  const zoneOf = useTimeZoneOf();
   const [progress, setProgress] = useState<number>();
   const close = () => {
     setProgress(undefined);
@@ -253,10 +277,13 @@ export function CreatePosterDialog(props: {
         topDefNum: 1,
         selfDefNum: 1,
         bottomDefNum: 1,
+        liveFrom: '',
+        liveUntil: '',
       }}
       submitLabel="Create"
       onSubmit={(v) =>
         create.mutateAsync({
+          ...windowToSend(v, zoneOf(v.target === 'one' ? v.masterAppId : undefined)),
           categoryId: Number(v.categoryId),
           masterAppId: v.target === 'one' ? Number(v.masterAppId) : undefined,
           specialDayId: v.specialDayId,
@@ -278,6 +305,7 @@ export function CreatePosterDialog(props: {
           <ImageFormField name="file" label="Poster image" required progress={progress} />
           <ImageFormField name="thumbFile" label="Thumbnail" progress={progress} />
           <DateFormField name="date" label="Date" />
+          <PosterScheduleFields />
           <PositionField />
           <DefNumFields />
         </>
@@ -287,7 +315,7 @@ export function CreatePosterDialog(props: {
 }
 
 export type PosterDialog = {
-  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status' | 'preview';
+  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status' | 'preview' | 'schedule';
   poster: Poster;
 } | null;
 
@@ -469,6 +497,11 @@ export function usePosterActions(open: (dialog: PosterDialog) => void) {
       onClick: () => open({ kind: 'defNums', poster }),
     },
     { label: 'Change date', allowed: grants.update, onClick: () => open({ kind: 'date', poster }) },
+    {
+      label: 'Change schedule',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'schedule', poster }),
+    },
     {
       label: 'Change position',
       allowed: grants.update,
