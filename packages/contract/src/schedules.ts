@@ -148,14 +148,7 @@ function wallAsUtc(zone: string, ms: number): number {
   for (const p of formatter(zone).formatToParts(ms)) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
-  return Date.UTC(
-    parts.year!,
-    parts.month! - 1,
-    parts.day!,
-    parts.hour!,
-    parts.minute!,
-    parts.second!,
-  );
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
 }
 
 /** `zone`'s offset from UTC at instant `ms`, in ms (Asia/Kolkata: +19,800,000). */

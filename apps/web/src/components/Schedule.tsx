@@ -18,6 +18,7 @@ import {
 import { FormDialog } from './FormDialog';
 import { FormController } from './FormFields';
 import { useMasterAppOptions } from './MasterAppSelect';
+import { defined } from '../lib/defined';
 import { formatDateTime } from '../lib/format';
 import type { Column } from './DataTable';
 import type { PresenceTarget } from './LiveFormNotice';
@@ -80,7 +81,8 @@ export function useTimeZoneOf(): (id: number | string | undefined) => string {
   return (id) => {
     if (id === undefined || id === '') {
       const zones = new Set(apps.map((a) => a.timeZone));
-      return zones.size === 1 ? [...zones][0]! : FALLBACK_ZONE;
+      const [only] = zones;
+      return zones.size === 1 && only !== undefined ? only : FALLBACK_ZONE;
     }
     return apps.find((a) => String(a.id) === String(id))?.timeZone ?? FALLBACK_ZONE;
   };
@@ -249,7 +251,7 @@ export function RowScheduleDialog<
       row={row}
       zone={zone}
       presence={row ? { area: props.area, id: row.id, label: props.subject } : undefined}
-      onSubmit={(window, ifMatch) => props.change({ id: row!.id, ifMatch, ...window })}
+      onSubmit={(window, ifMatch) => props.change({ id: defined(row).id, ifMatch, ...window })}
     />
   );
 }
