@@ -704,12 +704,11 @@ export class Lists {
       qb: Q,
       inOrder = false,
       keyword = true,
-      scheduled = true,
     ): Q => {
       let q = qb;
       for (const f of filters) q = q.where(f.column, f.op, f.value) as Q;
       if (hidden) q = q.where(hidden.column, '<>', sql.lit(hidden.value)) as Q;
-      if (window && scheduled) q = q.where(inWindow) as Q;
+      if (window) q = q.where(inWindow) as Q;
       if (!keyword) return q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
@@ -836,13 +835,16 @@ export class Lists {
     let liveNow: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (window) {
       if (live === 'now' && kind === 'none' && kept !== undefined) {
-        const outside = where(
-          this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total')),
-          false,
-          false,
-          false,
-        )
-          .where(active!.column, '=', sql.lit(active!.value))
+        // The filters and status as plain conditions on SQLite (`+column`): its planner, which
+        // has no statistics of the window columns, would otherwise walk an index of the status or
+        // app (most of the table) rather than the two partial indexes of scheduled rows.
+        const plain = (column: string) =>
+          this.#dialect.kind === 'sqlite' ? sql`+${sql.ref(column)}` : sql.ref(column);
+        let outside = this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total'));
+        for (const f of filters) outside = outside.where(plain(f.column), f.op, f.value);
+        if (hidden) outside = outside.where(plain(hidden.column), '<>', sql.lit(hidden.value));
+        outside = outside
+          .where(plain(active!.column), '=', sql.lit(active!.value))
           .where((eb) => eb.or([eb(window.from, '>', at), eb(window.until, '<=', at)]));
         liveNow = this.#db.selectNoFrom(
           sql<number>`(${kept}) - (${outside})`.as('total'),
