@@ -283,6 +283,16 @@ export const CASES: BenchCase[] = [
       `${posters}&specialDayId=${rng.pick(days)}&masterAppId=${rng.pick(apps)}`,
   },
   {
+    // Live now (issue #35): the kept total of ACTIVE posters less those outside their window,
+    // counted on the window's partial indexes; the page walks the order index checking windows.
+    name: 'posters: live now',
+    path: () => `${posters}&live=now`,
+  },
+  {
+    name: 'posters: live now + app',
+    path: (rng, { apps }) => `${posters}&live=now&masterAppId=${rng.pick(apps)}`,
+  },
+  {
     name: 'posters: keyword (category or day, ~1.6 %)',
     path: (rng) => `${posters}&keyword=${rng.pick(BENCH_WORDS)}`,
   },

@@ -4,7 +4,13 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { EMAIL_ADDRESS, REAUTH_WINDOW_SECONDS, TRASH_DAYS_DEFAULT } from '@master-admin/contract';
+import {
+  EMAIL_ADDRESS,
+  FALLBACK_TIME_ZONE,
+  REAUTH_WINDOW_SECONDS,
+  TRASH_DAYS_DEFAULT,
+  canonicalTimeZone,
+} from '@master-admin/contract';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -79,6 +85,12 @@ const env = z.object({
     )
     .optional(),
   WEBAUTHN_RP_NAME: z.string().min(1).max(100).default('Master Admin'),
+  DEFAULT_TIME_ZONE: z
+    .string()
+    .default(FALLBACK_TIME_ZONE)
+    .refine((v) => canonicalTimeZone(v) !== undefined, {
+      error: 'must be an IANA time zone name, such as UTC or Asia/Kolkata',
+    }),
   OTP_SENDER: z.enum(['log', 'webhook']).default('log'),
   OTP_WEBHOOK_URL: z.url().optional(),
   OTP_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -132,6 +144,8 @@ export type Config = {
   contactRatePerHour: number;
   /** Rows a CSV export reads per statement (Lists.walk). */
   exportChunkRows: number;
+  /** The IANA zone of a master app that has none of its own (API.md, "Planning festivals"). */
+  defaultTimeZone: string;
   /** SIGTERM: seconds of serving while readiness answers 503, then seconds to finish requests. */
   shutdown: { drainSeconds: number; timeoutSeconds: number };
   /** The bearer token `/metrics` asks for; unset, there is no `/metrics`. */
@@ -299,6 +313,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     trashDays: e.TRASH_DAYS,
     exportChunkRows: e.EXPORT_CHUNK_ROWS,
+    defaultTimeZone: e.DEFAULT_TIME_ZONE,
     shutdown: { drainSeconds: e.DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
     metricsToken: e.METRICS_TOKEN,
     events: {

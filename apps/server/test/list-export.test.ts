@@ -270,7 +270,7 @@ describe('headers', () => {
   it('posters and videos keep their columns in the order people have their files in', async () => {
     // Spelled out: their titles share parts in the contract, and a share must not move a column.
     const placed =
-      'Master app ID,Master app,Top number,Self number,Bottom number,Self photo side,Date,Downloads,Status';
+      'Master app ID,Master app,Top number,Self number,Bottom number,Self photo side,Date,Downloads,Status,Live from,Live until';
     const expected = {
       [PATHS.posterList]: `ID,Poster,Thumbnail,Category ID,Category,Special day ID,Special day,Special day: day,Special day: month,${placed},Uploaded by (ID),Uploaded by (phone number),Created,Updated`,
       [PATHS.videoList]: `ID,Video,Player link,Video file ID,Video store,${placed},Created,Updated`,

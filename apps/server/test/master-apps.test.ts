@@ -61,6 +61,8 @@ describe('creating a master app', () => {
         id: expect.any(Number),
         version: 1,
         name: 'Json App',
+        timeZone: 'UTC',
+        timeZoneIsDefault: true,
         createdAt: expect.any(String),
       },
     });
@@ -302,7 +304,14 @@ describe('renaming a master app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       message: 'Successfully Updated.',
-      result: { id: row.id, version: row.version + 1, name: 'New Name', createdAt: row.createdAt },
+      result: {
+        id: row.id,
+        version: row.version + 1,
+        name: 'New Name',
+        timeZone: 'UTC',
+        timeZoneIsDefault: true,
+        createdAt: row.createdAt,
+      },
     });
     expect(await rowNamed('Old Name')).toBeUndefined();
     expect(await rowNamed('New Name')).toMatchObject({ id: row.id });
@@ -367,7 +376,7 @@ describe('renaming a master app', () => {
 });
 
 describe('master app options', () => {
-  it('answers every app’s id and name by name, to staff without the masterApp menu', async () => {
+  it('answers every app’s id, name and time zone by name, to staff without the masterApp menu', async () => {
     const staff = await s.staff({ dashboard: ['VIEW'] });
     expect((await list('', staff.token)).statusCode).toBe(403);
 
@@ -377,7 +386,8 @@ describe('master app options', () => {
     const rows = await s.ctx.db.selectFrom('masterApps').select(['id', 'name']).execute();
     expect(result).toHaveLength(rows.length);
     expect(new Set(result.map((r) => r.id))).toEqual(new Set(rows.map((r) => r.id)));
-    for (const r of result) expect(Object.keys(r).sort()).toEqual(['id', 'name']);
+    // The zone a form enters schedules in: the app's own, else the server's default (UTC here).
+    for (const r of result) expect(r).toEqual({ id: r.id, name: r.name, timeZone: 'UTC' });
     const names = result.map((r) => r.name);
     const byLowerCase = (a: string, b: string) =>
       a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;

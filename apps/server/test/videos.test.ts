@@ -104,6 +104,8 @@ describe('create', () => {
       selfDefNum: 2,
       bottomDefNum: 3,
       status: 'ACTIVE',
+      liveFrom: null,
+      liveUntil: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       masterApp: { id: apps[1], name: 'Morning Clips' },

@@ -11,6 +11,8 @@ const banner = (id: number, overrides: Record<string, unknown> = {}) => ({
   status: 'ACTIVE',
   link: `https://example.com/${id}`,
   linkType: 'EXTERNAL',
+  liveFrom: null,
+  liveUntil: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   masterApp: { id: 2, name: 'Festival' },
@@ -20,7 +22,7 @@ const banner = (id: number, overrides: Record<string, unknown> = {}) => ({
 function withApps() {
   server.use(
     http.get(api('/master-app/options'), () =>
-      HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+      HttpResponse.json({ result: [{ id: 2, name: 'Festival', timeZone: 'UTC' }] }),
     ),
   );
 }

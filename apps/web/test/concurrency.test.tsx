@@ -198,7 +198,7 @@ describe('no silent overwrite', () => {
     let reads = 0;
     server.use(
       http.get(api('/master-app/options'), () =>
-        HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+        HttpResponse.json({ result: [{ id: 2, name: 'Festival', timeZone: 'UTC' }] }),
       ),
       http.get(api('/account/user/list'), () => {
         reads++;

@@ -9,7 +9,7 @@ describe('dashboard', () => {
     const queries: string[] = [];
     server.use(
       http.get(api('/master-app/options'), () =>
-        HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+        HttpResponse.json({ result: [{ id: 2, name: 'Festival', timeZone: 'UTC' }] }),
       ),
       http.get(api('/dashboard/getCount'), ({ request }) => {
         const search = new URL(request.url).search;

@@ -126,7 +126,7 @@ describe('the form dialog', () => {
   it('names a Select by its label too when the server refuses it', async () => {
     server.use(
       http.get(api('/master-app/options'), () =>
-        HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+        HttpResponse.json({ result: [{ id: 2, name: 'Festival', timeZone: 'UTC' }] }),
       ),
       http.get(api('/banner/list'), () =>
         HttpResponse.json({
@@ -138,6 +138,8 @@ describe('the form dialog', () => {
               status: 'ACTIVE',
               link: 'https://example.com/3',
               linkType: 'EXTERNAL',
+              liveFrom: null,
+              liveUntil: null,
               createdAt: created.createdAt,
               updatedAt: created.createdAt,
               masterApp: { id: 2, name: 'Festival' },

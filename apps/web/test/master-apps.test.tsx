@@ -8,6 +8,8 @@ const app = (id: number, name: string) => ({
   id,
   version: 1,
   name,
+  timeZone: 'UTC',
+  timeZoneIsDefault: true,
   createdAt: '2026-11-20T10:00:00.000Z',
 });
 
@@ -95,7 +97,8 @@ describe('master apps', () => {
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Festival');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('App Created Successfully')).toBeInTheDocument();
-    expect(body).toBe('name=Festival');
+    // No zone chosen: sent empty, the server's default.
+    expect(body).toBe('name=Festival&timeZone=');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByRole('cell', { name: 'Festival' })).toBeInTheDocument();
   });
@@ -110,8 +113,8 @@ describe('master apps', () => {
       ),
     );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Rename Festival' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Rename Festival' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Festival' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Festival' });
     const name = within(dialog).getByLabelText('Name');
     expect(name).toHaveValue('Festival');
     await userEvent.clear(name);
@@ -124,7 +127,7 @@ describe('master apps', () => {
       ),
     );
     expect(screen.getAllByText('A master app with this name already exists')).toHaveLength(1);
-    expect(screen.getByRole('dialog', { name: 'Rename Festival' })).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit Festival' })).toBeInTheDocument();
   });
 
   it('refuses an empty name before sending anything', async () => {
@@ -157,7 +160,7 @@ describe('master apps', () => {
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
     expect(await screen.findByRole('cell', { name: 'Festival' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New app' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Rename Festival' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit Festival' })).not.toBeInTheDocument();
   });
 
   it('shows the error, no rows and a total of 0 when the list fails, and "Access Denied!" on 403', async () => {
@@ -249,7 +252,7 @@ describe('master apps', () => {
       ),
     );
     renderApp('/masterApp', { signedInAs: 'a@b.c' });
-    expect(await screen.findByRole('button', { name: 'Rename Festival' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Edit Festival' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'App key of Festival' })).not.toBeInTheDocument();
   });
 });

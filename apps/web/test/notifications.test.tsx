@@ -25,8 +25,8 @@ function withApps() {
     http.get(api('/master-app/options'), () =>
       HttpResponse.json({
         result: [
-          { id: 2, name: 'Festival' },
-          { id: 3, name: 'Cricket' },
+          { id: 2, name: 'Festival', timeZone: 'UTC' },
+          { id: 3, name: 'Cricket', timeZone: 'UTC' },
         ],
       }),
     ),

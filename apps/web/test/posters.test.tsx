@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server } from './server';
@@ -23,6 +23,8 @@ const poster = (id: number, overrides: Record<string, unknown> = {}) => ({
   downloadCount: 1234,
   status: 'ACTIVE',
   position: 'LEFT',
+  liveFrom: null,
+  liveUntil: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   account: { id: 1, phoneNumber: null },
@@ -51,8 +53,8 @@ function withChoices() {
     http.get(api('/master-app/options'), () =>
       HttpResponse.json({
         result: [
-          { id: 2, name: 'Festival' },
-          { id: 4, name: 'Greetings' },
+          { id: 2, name: 'Festival', timeZone: 'UTC' },
+          { id: 4, name: 'Greetings', timeZone: 'UTC' },
         ],
       }),
     ),
@@ -430,5 +432,85 @@ describe('posters', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Date Updated Successfully')).toBeInTheDocument();
     expect(date?.get('date')).toBe('');
+  });
+
+  it('creates a poster with a schedule entered in its app’s time zone, sent as instants', async () => {
+    withChoices();
+    server.use(
+      http.get(api('/master-app/options'), () =>
+        HttpResponse.json({
+          result: [
+            { id: 2, name: 'Festival', timeZone: 'UTC' },
+            { id: 4, name: 'Greetings', timeZone: 'Asia/Kolkata' },
+          ],
+        }),
+      ),
+    );
+    let sent: string | undefined;
+    withPosters(() => []);
+    server.use(
+      http.post(api('/poster/only-cat/:categoryId'), async ({ request }) => {
+        sent = await request.text();
+        return HttpResponse.json({ message: 'Poster Created Successfully', result: poster(13) });
+      }),
+    );
+    renderApp('/poster', { signedInAs: 'a@b.c' });
+    const dialog = await openCreate();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'One app' }));
+    const appSelect = within(dialog).getByRole('combobox', { name: 'Master app' });
+    await waitFor(() => expect(appSelect).toBeEnabled());
+    await userEvent.click(appSelect);
+    await userEvent.click(await screen.findByRole('option', { name: 'Greetings' }));
+    // The zone is said beside the fields.
+    expect(await within(dialog).findByText(/Times in Asia\/Kolkata/)).toBeInTheDocument();
+    await chooseCategory(dialog, 'Quotes');
+    await choosePosterImage(dialog);
+    const from = within(dialog).getByLabelText('Live from');
+    const until = within(dialog).getByLabelText('Live until');
+    // Until before from: refused before sending, on "Live until".
+    fireEvent.change(from, { target: { value: '2026-11-05T00:00' } });
+    fireEvent.change(until, { target: { value: '2026-11-04T00:00' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Must be after “Live from”')).toBeInTheDocument();
+    expect(sent).toBeUndefined();
+    fireEvent.change(until, { target: { value: '2026-11-06T00:00' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    expect(await screen.findByText('Poster Created Successfully')).toBeInTheDocument();
+    // Local midnight in Kolkata (+05:30) is 18:30 UTC the day before.
+    expect(part(sent!, 'liveFrom')).toBe('2026-11-04T18:30:00.000Z');
+    expect(part(sent!, 'liveUntil')).toBe('2026-11-05T18:30:00.000Z');
+    // A long form, filled step by step: more than the default 15 s on a busy machine.
+  }, 45_000);
+
+  it('shows each row’s place in its schedule, and filters by it', async () => {
+    withChoices();
+    const seen: string[] = [];
+    const hour = 3_600_000;
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    server.use(
+      http.get(api('/poster/list'), ({ request }) => {
+        seen.push(new URL(request.url).search);
+        const result = [
+          poster(1, { liveFrom: at(-hour), liveUntil: at(hour) }),
+          poster(2, { liveFrom: at(24 * hour) }),
+          poster(3, { liveUntil: at(-hour) }),
+          poster(4, { status: 'DEACTIVE' }),
+        ];
+        return HttpResponse.json({ result, total: result.length, nextCursor: null });
+      }),
+    );
+    const { router } = renderApp('/poster', { signedInAs: 'a@b.c' });
+    const row = async (id: number) =>
+      (await screen.findByRole('img', { name: `Poster #${id}` })).closest('tr')!;
+    expect(within(await row(1)).getByText('Live')).toBeInTheDocument();
+    expect(within(await row(2)).getByText('Scheduled')).toBeInTheDocument();
+    expect(within(await row(3)).getByText('Expired')).toBeInTheDocument();
+    expect(within(await row(4)).getByText('Not live')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('combobox', { name: 'Schedule' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Scheduled' }));
+    await waitFor(() => expect(seen.at(-1)).toBe('?limit=20&offset=0&live=scheduled'));
+    expect(router.state.location.search).toContain('live=scheduled');
   });
 });

@@ -22,6 +22,8 @@ const video = (id: number, overrides: Record<string, unknown> = {}) => ({
   selfDefNum: 2,
   bottomDefNum: 3,
   status: 'ACTIVE',
+  liveFrom: null,
+  liveUntil: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   masterApp: { id: 2, name: 'Festival' },

@@ -9,6 +9,7 @@ import {
   version,
 } from './common.ts';
 import { optionalEnum, optionalId, optionalText, timestamp } from './fields.ts';
+import { checkWindow, liveParam, scheduleFields, windowFields } from './schedules.ts';
 
 export const banner = z.object({
   id: z.number().int(),
@@ -17,6 +18,7 @@ export const banner = z.object({
   status: Status,
   link: z.string().nullable(),
   linkType: LinkType,
+  ...windowFields,
   createdAt: timestamp,
   updatedAt: timestamp,
   masterApp: masterAppRef,
@@ -26,7 +28,7 @@ export type Banner = z.infer<typeof banner>;
 const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
 /** A link and its type; an EXTERNAL link must be an http(s) URL. */
-function linkRule(
+export function linkRule(
   body: { link?: string | undefined; linkType?: string | undefined },
   ctx: z.RefinementCtx,
 ) {
@@ -48,13 +50,17 @@ const LINK_RULE_DOCUMENTED = {
   },
 };
 
+/** The create's fields, without their checks (for forms that extend them). */
+export const bannerCreateFields = z.strictObject({
+  link: optionalText(2048),
+  linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
+  ...scheduleFields,
+});
+
 /** Create: the image comes as the multipart file `file`. */
-export const bannerCreateBody = z
-  .strictObject({
-    link: optionalText(2048),
-    linkType: optionalEnum(LINK_TYPES).default('DEFAULT'),
-  })
+export const bannerCreateBody = bannerCreateFields
   .superRefine(linkRule)
+  .superRefine(checkWindow)
   .meta(LINK_RULE_DOCUMENTED);
 export type BannerCreateBody = z.input<typeof bannerCreateBody>;
 
@@ -74,6 +80,7 @@ export const bannerListQuery = listQuery.extend({
   status: optionalEnum(STATUSES),
   linkType: optionalEnum(LINK_TYPES),
   masterAppId: optionalId,
+  live: liveParam,
 });
 export type BannerListQuery = z.input<typeof bannerListQuery>;
 

@@ -45,6 +45,8 @@ export type ColumnTitles<T> = {
 export const MASTER_APP_COLUMNS = {
   id: 'ID',
   name: 'Name',
+  timeZone: 'Time zone',
+  timeZoneIsDefault: 'Time zone is the default',
   createdAt: 'Created',
 } as const satisfies ColumnTitles<MasterApp>;
 
@@ -56,6 +58,8 @@ export const BANNER_COLUMNS = {
   link: 'Link',
   linkType: 'Link type',
   status: 'Status',
+  liveFrom: 'Live from',
+  liveUntil: 'Live until',
   createdAt: 'Created',
   updatedAt: 'Updated',
 } as const satisfies ColumnTitles<Banner>;
@@ -163,6 +167,8 @@ const PLACED_COLUMNS = {
   date: 'Date',
   downloadCount: 'Downloads',
   status: 'Status',
+  liveFrom: 'Live from',
+  liveUntil: 'Live until',
 } as const satisfies SharedTitles;
 const PLACED_TIMES_COLUMNS = {
   createdAt: 'Created',

@@ -26,3 +26,4 @@ export * from './columns.ts';
 export * from './app-api.ts';
 export * from './trash.ts';
 export * from './planning.ts';
+export * from './schedules.ts';

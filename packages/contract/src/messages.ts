@@ -52,6 +52,7 @@ export const MESSAGES = {
 
   // Generic
   statusUpdated: 'Status Updated Successfully',
+  scheduleUpdated: 'Schedule Updated Successfully',
   successfullyUpdated: 'Successfully Updated.',
   validationFailed: 'Some fields are not valid',
   notFound: 'Not found',

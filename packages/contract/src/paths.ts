@@ -51,6 +51,7 @@ export const PATHS = {
   bannerLink: (id: number | string) => `/banner/linktype/${id}`,
   bannerStatus: (id: number | string) => `/banner/status/${id}`,
   bannerImage: (id: number | string) => `/banner/update/${id}`,
+  bannerSchedule: (id: number | string) => `/banner/schedule/${id}`,
   bannerRemove: (id: number | string) => `/banner/remove/${id}`,
 
   blogCreate: '/blogs',
@@ -95,6 +96,7 @@ export const PATHS = {
   posterPosition: (id: number | string) => `/poster/position/${id}`,
   posterFile: (id: number | string) => `/poster/update/${id}`,
   posterThumb: (id: number | string) => `/poster/video-thumb/${id}`,
+  posterSchedule: (id: number | string) => `/poster/schedule/${id}`,
   posterRemove: (id: number | string) => `/poster/remove/${id}`,
   posterBulkDelete: '/poster/bulkDelete',
 
@@ -104,6 +106,7 @@ export const PATHS = {
   videoDate: (id: number | string) => `/video/date-update/${id}`,
   videoPosition: (id: number | string) => `/video/position/${id}`,
   videoStatus: (id: number | string) => `/video/status/${id}`,
+  videoSchedule: (id: number | string) => `/video/schedule/${id}`,
   videoBulkStatus: '/video/bulk-status',
   videoRemove: (id: number | string) => `/video/remove/${id}`,
   videoRemoveMany: '/video/remove-all-app',

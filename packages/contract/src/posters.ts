@@ -21,6 +21,7 @@ import {
   pathId,
   timestamp,
 } from './fields.ts';
+import { checkWindow, liveParam, scheduleFields, windowFields } from './schedules.ts';
 
 /** Default numbers (a poster's, a video's, a user's numbered image's): whole numbers 1..999. */
 export const DEF_NUM_MIN = 1;
@@ -82,6 +83,7 @@ export const poster = z.object({
   downloadCount: z.number().int(),
   status: Status,
   position: Side,
+  ...windowFields,
   createdAt: timestamp,
   updatedAt: timestamp,
   account: z.object({ id: z.number().int(), phoneNumber: z.string().nullable() }),
@@ -106,13 +108,19 @@ export const posterCreateBody = z.strictObject({
   selfDefNum: defNum,
   bottomDefNum: defNum,
   specialDayId: optionalId,
+  ...scheduleFields,
 });
 export type PosterCreateBody = z.input<typeof posterCreateBody>;
 /** The create fields as the server reads them, after validation. */
 export type PosterCreateFields = z.output<typeof posterCreateBody>;
 
+/** `posterCreateBody` with its window checked (the body of the create for every app). */
+export const posterCreateAllBody = posterCreateBody.superRefine(checkWindow);
+
 /** Create for one app: as for all apps, plus the app. */
-export const posterCreateOneBody = posterCreateBody.extend({ masterAppId: id });
+export const posterCreateOneBody = posterCreateBody
+  .extend({ masterAppId: id })
+  .superRefine(checkWindow);
 export type PosterCreateOneBody = z.input<typeof posterCreateOneBody>;
 
 export const defNumsBody = z.strictObject({
@@ -139,6 +147,7 @@ export const posterListQuery = listQuery.extend({
   categoryId: optionalId,
   specialDayId: optionalId,
   masterAppId: optionalId,
+  live: liveParam,
 });
 export type PosterListQuery = z.input<typeof posterListQuery>;
 

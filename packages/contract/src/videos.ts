@@ -15,6 +15,7 @@ import {
 } from './common.ts';
 import { id, optionalCalendarDate, optionalEnum, optionalId, timestamp } from './fields.ts';
 import { defNum, position } from './posters.ts';
+import { checkWindow, liveParam, scheduleFields, windowFields } from './schedules.ts';
 
 /** Where video files live: the server's disk (`/media`) or object storage. */
 export const VIDEO_LIBRARIES = ['local', 's3'] as const;
@@ -41,21 +42,25 @@ export const video = z.object({
   selfDefNum: z.number().int(),
   bottomDefNum: z.number().int(),
   status: Status,
+  ...windowFields,
   createdAt: timestamp,
   updatedAt: timestamp,
   masterApp: masterAppRef,
 });
 export type Video = z.infer<typeof video>;
 
-/** Create: the video comes as the multipart file `file`. */
-export const videoCreateBody = z.strictObject({
+/** The create's fields, without the window's check (for forms that extend them). */
+export const videoCreateFields = z.strictObject({
   date: optionalCalendarDate,
   position,
   topDefNum: defNum,
   selfDefNum: defNum,
   bottomDefNum: defNum,
   masterAppId: id,
+  ...scheduleFields,
 });
+/** Create: the video comes as the multipart file `file`. */
+export const videoCreateBody = videoCreateFields.superRefine(checkWindow);
 export type VideoCreateBody = z.input<typeof videoCreateBody>;
 
 export const VIDEO_SORTS = ['createdAt', 'date', 'downloadCount', 'status'] as const;
@@ -64,6 +69,7 @@ export const videoListQuery = listQuery.extend({
   sort: sortParam(VIDEO_SORTS),
   status: optionalEnum(STATUSES),
   masterAppId: optionalId,
+  live: liveParam,
 });
 export type VideoListQuery = z.input<typeof videoListQuery>;
 

@@ -107,7 +107,28 @@ export interface ListSpec<F extends string = string, O = unknown> {
    * accounts: API.md). The filter must be in every grouping set the list's totals come from.
    */
   hidden: { filter: F; value: string } | undefined;
+  /**
+   * A schedule (`live` = now | scheduled | expired, API.md "Planning festivals"): the window's
+   * columns and the status a live row holds. Read against the time of the request.
+   */
+  live: LiveSpec<F> | undefined;
 }
+
+/**
+ * A list's schedule filter (`ListSpec.live`). now: `status` holds `active` and the request's time
+ * is inside [from, until) (a null end is open); scheduled: `from` is later; expired: `until` has
+ * passed. Its total stays exact: for `now`, the kept count of the filters and the active status
+ * less the active rows outside their window, counted on the window columns' partial indexes
+ * (rows without a window are never outside it, so the count reads only scheduled rows); for
+ * scheduled and expired, the rows counted on those indexes.
+ */
+export type LiveSpec<F extends string = string> = {
+  from: string;
+  until: string;
+  status: { filter: F; value: string };
+};
+export const LIVE_MODES = ['now', 'scheduled', 'expired'] as const;
+type LiveMode = (typeof LIVE_MODES)[number];
 
 /** A base-table column compared with a literal (`ListSpec.searchWhere`). */
 export type SearchCondition = { column: string; op: '=' | '<>'; value: string };
@@ -122,8 +143,17 @@ export type SearchVia = {
 export function defineList<const F extends string, O>(
   spec: Omit<
     ListSpec<F, O>,
-    'order' | 'sorts' | 'caseless' | 'searchVia' | 'hidden' | 'searchIn' | 'searchWhere' | 'ranges'
+    | 'order'
+    | 'sorts'
+    | 'caseless'
+    | 'searchVia'
+    | 'hidden'
+    | 'searchIn'
+    | 'searchWhere'
+    | 'ranges'
+    | 'live'
   > & {
+    live?: LiveSpec<F>;
     hidden?: { filter: F; value: string };
     searchIn?: Pick<ListSpec, 'name' | 'searchWhere'>;
     searchWhere?: ReadonlyArray<SearchCondition>;
@@ -150,6 +180,7 @@ export function defineList<const F extends string, O>(
     searchIn: spec.searchIn,
     searchWhere: spec.searchWhere ?? [],
     ranges: spec.ranges ?? {},
+    live: spec.live,
   };
 }
 
@@ -562,15 +593,16 @@ export class Lists {
     const kind: KeywordKind =
       keyword === undefined ? 'none' : isIndexable(keyword) ? 'indexed' : 'scan';
     const order = orderOf(spec, query.sort);
-    const search = searchPlan(spec, filters);
+    const live = liveOf(spec, query);
+    const search = searchPlan(spec, filters, live !== undefined);
     const shape =
       `${filters.map((f) => `${f.key}:${typeof f.value}`).join(',')}|${kind}|${query.sort ?? ''}` +
-      `|${search.structures.join('+')}${search.exact ? '=' : ''}`;
+      `|${search.structures.join('+')}${search.exact ? '=' : ''}|${live ?? ''}`;
     let templates = this.#templates.get(spec);
     if (!templates) this.#templates.set(spec, (templates = new Map<string, Template>()));
     let template = templates.get(shape);
     if (!template) {
-      templates.set(shape, (template = this.#compile(spec, filters, kind, order, search)));
+      templates.set(shape, (template = this.#compile(spec, filters, kind, order, search, live)));
     }
 
     // The values in the order #compile numbered them (a position's values follow).
@@ -586,6 +618,8 @@ export class Lists {
       ...filters.map((f) => f.value),
       ...filters.map((f) => String(f.value)),
       pattern,
+      // The request's time, as the window columns hold instants (ISO UTC text on SQLite).
+      new Date().toISOString(),
     ];
     return { template, values, order };
   }
@@ -633,6 +667,7 @@ export class Lists {
     kind: KeywordKind,
     order: Order,
     search: SearchPlan,
+    live: LiveMode | undefined,
   ): Template {
     const sortKey = (column: string, alias?: string) => sortKeyOf(spec, column, alias);
     const n = shapeFilters.length;
@@ -644,6 +679,26 @@ export class Lists {
         : undefined;
     const filters = shapeFilters.map((f, i) => ({ ...f, value: arg(2 + i), text: arg(2 + n + i) }));
     const pattern = arg(2 + 2 * n);
+    const at = arg(3 + 2 * n);
+    const window = live && spec.live;
+    const active = window
+      ? {
+          column: (spec.filters as Record<string, string>)[window.status.filter]!,
+          value: window.status.value,
+        }
+      : undefined;
+    /** The schedule's condition of `live` (null ends open). */
+    const inWindow = (eb: ExpressionBuilder<any, any>) => {
+      if (!window) return eb.lit(true);
+      const { from, until } = window;
+      if (live === 'scheduled') return eb(from, '>', at);
+      if (live === 'expired') return eb(until, '<=', at);
+      return eb.and([
+        eb(active!.column, '=', sql.lit(active!.value)),
+        eb.or([eb(from, 'is', null), eb(from, '<=', at)]),
+        eb.or([eb(until, 'is', null), eb(until, '>', at)]),
+      ]);
+    };
 
     const where = <Q extends SelectQueryBuilder<any, any, any>>(
       qb: Q,
@@ -653,6 +708,7 @@ export class Lists {
       let q = qb;
       for (const f of filters) q = q.where(f.column, f.op, f.value) as Q;
       if (hidden) q = q.where(hidden.column, '<>', sql.lit(hidden.value)) as Q;
+      if (window) q = q.where(inWindow) as Q;
       if (!keyword) return q;
       if (kind === 'indexed') {
         const matching = (list: string) => {
@@ -745,10 +801,11 @@ export class Lists {
           }
         : undefined;
 
-    // The filters' total kept in list_counts, when a grouping set holds them all.
+    // The filters' total kept in list_counts, when a grouping set holds them all (for `live=now`,
+    // with the active status too).
     const g = countSet(
       spec,
-      shapeFilters.map((f) => f.key),
+      [...shapeFilters.map((f) => f.key), ...(live === 'now' ? [window!.status.filter] : [])],
       hidden?.filter,
     );
     let kept: SelectQueryBuilder<any, any, { total: number }> | undefined;
@@ -766,6 +823,34 @@ export class Lists {
       if (hidden) {
         kept = kept.where(COUNT_KEYS[set.indexOf(hidden.filter)]!, '<>', sql.lit(hidden.value));
       }
+      if (live === 'now') {
+        const k = COUNT_KEYS[set.indexOf(window!.status.filter)]!;
+        kept = kept.where(k, '=', sql.lit(window!.status.value));
+      }
+    }
+    // A schedule: the kept counts cannot know the time. `now` is the active rows of the filters
+    // (kept) less those outside their window, counted through the window columns' partial
+    // indexes; scheduled and expired are counted there (the table, below). The keyword's count
+    // and plans from the kept total are left to the table.
+    let liveNow: SelectQueryBuilder<any, any, { total: number }> | undefined;
+    if (window) {
+      if (live === 'now' && kind === 'none' && kept !== undefined) {
+        // The filters and status as plain conditions on SQLite (`+column`): its planner, which
+        // has no statistics of the window columns, would otherwise walk an index of the status or
+        // app (most of the table) rather than the two partial indexes of scheduled rows.
+        const plain = (column: string) =>
+          this.#dialect.kind === 'sqlite' ? sql`+${sql.ref(column)}` : sql.ref(column);
+        let outside = this.#db.selectFrom(spec.table).select(sql<number>`count(*)`.as('total'));
+        for (const f of filters) outside = outside.where(plain(f.column), f.op, f.value);
+        if (hidden) outside = outside.where(plain(hidden.column), '<>', sql.lit(hidden.value));
+        outside = outside
+          .where(plain(active!.column), '=', sql.lit(active!.value))
+          .where((eb) => eb.or([eb(window.from, '>', at), eb(window.until, '<=', at)]));
+        liveNow = this.#db.selectNoFrom(
+          sql<number>`(${kept}) - (${outside})`.as('total'),
+        ) as SelectQueryBuilder<any, any, { total: number }>;
+      }
+      kept = undefined;
     }
 
     // A keyword searching the list's own columns, with a kept total of its filters: counted
@@ -779,7 +864,7 @@ export class Lists {
         : matches.clearSelect().select(sql<number>`count(*)`.as('total'));
     let count: SelectQueryBuilder<any, any, { total: number }> | undefined;
     if (kind === 'none') {
-      count = kept;
+      count = kept ?? liveNow;
     } else if (kind === 'indexed' && search.exact) {
       // Counted on the search index alone (which holds this request's rows and no others).
       const structure = this.#dialect.search(search.structures[0]!, pattern);
@@ -787,7 +872,7 @@ export class Lists {
         this.#db.selectFrom(structure.table).select(sql.lit(1).as('one')).where(structure.matches),
       );
     }
-    if (kind === 'indexed' && spec.search.length === 0) {
+    if (kind === 'indexed' && spec.search.length === 0 && !window) {
       count ??= this.#viaCount(spec, filters, hidden, pattern);
     }
     count ??= counted(where(this.#db.selectFrom(spec.table).select(sql.lit(1).as('one'))));
@@ -825,7 +910,7 @@ export class Lists {
     }
     let keyset: KeysetTemplate | undefined;
     const compileKeyset = (): KeysetTemplate =>
-      keysetPhases(spec, this.#dialect, order, 3 + 2 * n).map((phase) => {
+      keysetPhases(spec, this.#dialect, order, 4 + 2 * n).map((phase) => {
         const read = (inOrder: boolean, at: KeysetPhase['first']) =>
           byIds ? precompile(idsOf(inOrder, at)) : rowsOf(idsOf(inOrder, at));
         return {
@@ -1005,6 +1090,16 @@ function orderOf(spec: ListSpec<string, unknown>, sort: string | undefined): Ord
   ];
 }
 
+/** The request's `live` filter, when the list has a schedule and it is asked for. */
+function liveOf(spec: ListSpec, query: Readonly<Record<string, unknown>>): LiveMode | undefined {
+  const value = query.live;
+  if (spec.live === undefined || value === undefined || value === null || value === '') return;
+  if (!(LIVE_MODES as readonly unknown[]).includes(value)) {
+    throw new Error(`${spec.name}: live is not one of ${LIVE_MODES.join(', ')}`);
+  }
+  return value as LiveMode;
+}
+
 function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>): Filter[] {
   const filters: Filter[] = [];
   for (const [key, column] of Object.entries<string>(spec.filters)) {
@@ -1027,7 +1122,7 @@ function activeFilters(spec: ListSpec, query: Readonly<Record<string, unknown>>)
  * list's own (or `searchIn`'s) when it holds every row of the table; when split (`searchWhere`),
  * the part whose condition the request's filters and hidden value imply, else both.
  */
-function searchPlan(spec: ListSpec, filters: readonly Filter[]): SearchPlan {
+function searchPlan(spec: ListSpec, filters: readonly Filter[], scheduled = false): SearchPlan {
   const owner = spec.searchIn ?? spec;
   const hidden = spec.hidden && !filters.some((f) => f.key === spec.hidden!.filter);
   // What the request asks of the rows, as conditions like the structure's.
@@ -1038,7 +1133,7 @@ function searchPlan(spec: ListSpec, filters: readonly Filter[]): SearchPlan {
     const column = (spec.filters as Record<string, string>)[spec.hidden!.filter]!;
     asked.push({ column, op: '<>', value: spec.hidden!.value });
   }
-  const bounded = filters.some((f) => f.op !== '=') || spec.searchVia.length > 0;
+  const bounded = filters.some((f) => f.op !== '=') || spec.searchVia.length > 0 || scheduled;
   const where = owner.searchWhere;
   if (where.length === 0)
     return { structures: [owner.name], exact: !bounded && asked.length === 0 };

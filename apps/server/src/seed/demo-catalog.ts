@@ -6,6 +6,12 @@ import type { Grants } from '../features/accounts/service.ts';
 
 export const DEMO_APPS = ['Utsav Posters', 'Festive Greetings', 'Brand Wishes'] as const;
 
+/** The apps' own time zones (issue #35): two in India; the third follows DEFAULT_TIME_ZONE. */
+export const DEMO_TIME_ZONES: Partial<Record<(typeof DEMO_APPS)[number], string>> = {
+  'Utsav Posters': 'Asia/Kolkata',
+  'Festive Greetings': 'Asia/Kolkata',
+};
+
 /** Domains of each app's settings (the player page allows them to embed videos). */
 export const APP_DOMAINS: Record<(typeof DEMO_APPS)[number], string> = {
   'Utsav Posters': 'utsavposters.example',

@@ -17,6 +17,8 @@ import {
   videoFrame,
 } from './demo-pictures.ts';
 import type { DemoScope } from './demo.ts';
+import { zonedDayRange } from '@master-admin/contract';
+import { appTimeZones } from '../features/master-apps/time-zones.ts';
 import { slideshowMp4 } from './video-files.ts';
 
 const DAY_MS = 86_400_000;
@@ -84,6 +86,28 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
   function activeWhenPlanned<S extends string>(plan: string | undefined, status: S): S | 'ACTIVE' {
     return plan === 'covered' || plan === 'gap' ? 'ACTIVE' : status;
   }
+  // Schedules (issue #35), in each app's zone: a design for a special day in the next 60 days goes
+  // live a week before the day and leaves after the day after; every 13th everyday design
+  // expired a few days ago.
+  const zones = await appTimeZones(db, 'UTC');
+  const localDay = (date: Date, plus: number) =>
+    new Date(date.getTime() + plus * DAY_MS).toISOString().slice(0, 10);
+  const windowOf = (d: (typeof designs)[number], k: number, masterAppId: number) => {
+    const zone = zones.get(masterAppId) ?? 'UTC';
+    if (d.day && d.day.date.getTime() - today.getTime() <= 60 * DAY_MS) {
+      return {
+        liveFrom: zonedDayRange(localDay(d.day.date, -7), zone).start,
+        liveUntil: zonedDayRange(localDay(d.day.date, 1), zone).end,
+      };
+    }
+    if (!d.day && k % 13 === 0) {
+      return {
+        liveFrom: zonedDayRange(localDay(today, -30), zone).start,
+        liveUntil: zonedDayRange(localDay(today, -3), zone).start,
+      };
+    }
+    return { liveFrom: null, liveUntil: null };
+  };
   const keys = await inParallel(designs, 4, (d) =>
     storePicture(media, posterSvg(d.title, d.greeting, d.palette, d.variant), 'posters'),
   );
@@ -119,6 +143,7 @@ export async function seedPostersVideosBanners(db: Db, media: MediaService, scop
           ),
           status: d.status,
           position: d.position,
+          ...windowOf(d, k, masterAppId),
           createdAt: stamp,
           updatedAt: stamp,
         })),

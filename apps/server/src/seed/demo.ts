@@ -19,6 +19,7 @@ import { randomSource, type RandomSource } from './bench.ts';
 import {
   APP_DOMAINS,
   DEMO_APPS,
+  DEMO_TIME_ZONES,
   DEMO_CATEGORIES,
   DEMO_SPECIAL_DAYS,
   DEMO_STAFF,
@@ -172,7 +173,7 @@ export async function seedDemo(
   for (const [i, name] of DEMO_APPS.entries()) {
     let id = await idByName(db, 'masterApps', name);
     if (id === undefined) {
-      id = (await createMasterApp(db, name)).id;
+      id = (await createMasterApp(db, name, DEMO_TIME_ZONES[name] ?? null)).id;
       // Made a year ago, before everything else.
       const stamp = at(365);
       await db

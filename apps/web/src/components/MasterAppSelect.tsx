@@ -1,16 +1,13 @@
 import { Select, type SelectProps } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { PATHS, masterAppRef } from '@master-admin/contract';
+import { PATHS, masterAppOptions } from '@master-admin/contract';
 import { api } from '../lib/api';
 
-const options = z.object({ result: z.array(masterAppRef) });
-
-/** The master apps to choose from, for filters and forms in every area. */
+/** The master apps to choose from (with their time zones), for filters and forms in every area. */
 export function useMasterAppOptions() {
   return useQuery({
     queryKey: ['master-apps', 'options'],
-    queryFn: () => api.get(PATHS.masterAppOptions, options),
+    queryFn: () => api.get(PATHS.masterAppOptions, masterAppOptions),
     // Shown at once from the cache, and asked again whenever a picker appears: an app created
     // elsewhere (another tab, another staff member) is then there to choose.
     staleTime: 0,

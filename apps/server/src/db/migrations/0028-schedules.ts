@@ -5,8 +5,11 @@
  *   read in; null means the server's DEFAULT_TIME_ZONE.
  * - `live_from` / `live_until` on posters, videos and banners: the window in which an ACTIVE row
  *   is live (either end open when null). Read at query time; no job flips statuses.
+ * - Partial indexes on each end, holding only rows that have it (most rows have no window): the
+ *   `live` lists count the rows outside or past their window there, whatever the table's size
+ *   (db/lists.ts, LiveSpec), with the app and status in the entry so a count by app reads no row.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../dialect.ts';
 
@@ -19,6 +22,14 @@ export function schedules(d: Dialect): Migration {
       for (const table of SCHEDULED) {
         await db.schema.alterTable(table).addColumn('live_from', d.timestampType).execute();
         await db.schema.alterTable(table).addColumn('live_until', d.timestampType).execute();
+        for (const end of ['live_from', 'live_until']) {
+          await db.schema
+            .createIndex(`${table}_${end}`)
+            .on(table)
+            .columns([end, 'master_app_id', 'status'])
+            .where(sql.ref(end), 'is not', null)
+            .execute();
+        }
       }
     },
   };

@@ -1,6 +1,8 @@
 /**
  * What the content apps show before anyone signs in (API.md "Apps API", Content): the app's key
- * is enough. Only ACTIVE rows, and of the app the key names where rows belong to an app; feeds
+ * is enough. Only ACTIVE rows, and of the app the key names where rows belong to an app; posters,
+ * videos and banners only while live (ACTIVE and inside their schedule, read at query time; a
+ * kept answer lasts at most a minute, so a window that opens shows within it); feeds
  * page by cursor through the one list mechanism (`lists.page`), so a page costs the same at any
  * depth. Every answer carries an ETag and may be cached a minute (ContentAnswers).
  */
@@ -34,6 +36,7 @@ import { VIDEOS_LIST } from '../videos/routes.ts';
 import { BLOGS_LIST } from '../blogs/routes.ts';
 import { POSTER_COUNTS } from '../posters/counts.ts';
 import { ContentAnswers, PER_ADDRESS_LIMIT, appTags } from './shared.ts';
+import { liveAt, outsideWindowAt } from '../../http/schedules.ts';
 
 const DAY_MS = 86_400_000;
 /** Banners the home call shows at most. */
@@ -56,9 +59,13 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = new ContentAnswers(events);
   const content = { app: 'key' as const, rateLimit: PER_ADDRESS_LIMIT };
 
-  /** ACTIVE categories, each with the app's ACTIVE posters in it (kept counts: no scan). */
+  /**
+   * ACTIVE categories, each with the app's live posters in it: the kept counts of its ACTIVE
+   * posters less those outside their schedule now (found on the window columns' partial indexes,
+   * which hold scheduled rows only).
+   */
   async function categoriesOf(masterAppId: number) {
-    const [categories, counts] = await Promise.all([
+    const [categories, counts, outside] = await Promise.all([
       db
         .selectFrom('categories')
         .select(['id', 'name'])
@@ -74,8 +81,16 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('k2', '=', 'ACTIVE')
         .where('k3', '=', String(masterAppId))
         .execute(),
+      db
+        .selectFrom('posters')
+        .select(['categoryId', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('masterAppId', '=', masterAppId)
+        .where(outsideWindowAt(now()))
+        .groupBy('categoryId')
+        .execute(),
     ]);
     const byId = new Map(counts.map((c) => [Number(c.k1), Number(c.n)]));
+    for (const o of outside) byId.set(o.categoryId, (byId.get(o.categoryId) ?? 0) - Number(o.n));
     return categories.map((c) => ({ id: c.id, name: c.name, posters: byId.get(c.id) ?? 0 }));
   }
 
@@ -137,8 +152,9 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: appTags('content'),
         summary: 'The app’s home screen: its banners, categories and coming special days',
         description:
-          `The app's name, title and logo (its settings), up to ${HOME_BANNERS} ACTIVE banners ` +
-          '(newest first), the ACTIVE categories that hold ACTIVE posters of the app with how ' +
+          `The app's name, title and logo (its settings), up to ${HOME_BANNERS} live banners ` +
+          '(ACTIVE and inside their schedule; newest first), the ACTIVE categories that hold ' +
+          'live posters of the app with how ' +
           'many, and the ACTIVE special days from today (UTC) for 30 days. ' +
           CACHING,
         response: answers(appHome),
@@ -158,7 +174,7 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             .selectFrom('banners')
             .select(['id', 'image', 'link', 'linkType'])
             .where('masterAppId', '=', masterAppId)
-            .where('status', '=', 'ACTIVE')
+            .where(liveAt(now()))
             .orderBy('createdAt', 'desc')
             .orderBy('id', 'desc')
             .limit(HOME_BANNERS)
@@ -186,7 +202,7 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: content,
       schema: {
         tags: appTags('content'),
-        summary: 'Every ACTIVE category, by name, with the app’s ACTIVE posters in each',
+        summary: 'Every ACTIVE category, by name, with the app’s live posters in each',
         description: CACHING,
         response: answers(all(appCategory)),
       },
@@ -221,8 +237,9 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: content,
       schema: {
         tags: appTags('content'),
-        summary: 'The app’s ACTIVE posters, newest first, a page at a time',
+        summary: 'The app’s live posters, newest first, a page at a time',
         description:
+          'Live: ACTIVE and inside their schedule (`liveFrom`, `liveUntil` in the back-office). ' +
           'Filtered by `categoryId`, `specialDayId` and `date` (each optional). `nextCursor` ' +
           'asks for the next page (null at the end); a page costs the same at any depth. ' +
           CACHING,
@@ -238,6 +255,7 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           offset: 0,
           masterAppId: request.appId,
           status: 'ACTIVE',
+          live: 'now',
           ...(date ? { dateFrom: date, dateUntil: addDays(date, 1) } : {}),
         });
         return { result: page.result.map(toPoster), nextCursor: page.nextCursor };
@@ -250,7 +268,8 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: content,
       schema: {
         tags: appTags('content'),
-        summary: 'The app’s ACTIVE videos, newest first, a page at a time',
+        summary:
+          'The app’s live videos (ACTIVE, inside their schedule), newest first, a page at a time',
         description: `\`nextCursor\` asks for the next page (null at the end). ${CACHING}`,
         querystring: feedQuery,
         response: answers(feed(appVideo)),
@@ -263,6 +282,7 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           offset: 0,
           masterAppId: request.appId,
           status: 'ACTIVE',
+          live: 'now',
         });
         return {
           result: page.result.map((v) => ({

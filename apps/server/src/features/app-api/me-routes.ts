@@ -31,6 +31,7 @@ import {
   type ImageKind,
 } from '@master-admin/contract';
 import { isUniqueViolation, now } from '../../db/dialect.ts';
+import { liveAt } from '../../http/schedules.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { Cursors, type Position } from '../../db/list-keyset.ts';
 import { NEWEST_FIRST } from '../../db/lists.ts';
@@ -62,14 +63,17 @@ const meRoutes: FastifyPluginAsyncZod = async (app) => {
       .where('a.id', '=', request.appUser.id)
       .executeTakeFirstOrThrow();
 
-  /** The app's ACTIVE poster `id` (404 for any other: another app's, inactive, none). */
+  /**
+   * The app's live poster `id`: ACTIVE and inside its schedule (404 for any other: another app's,
+   * inactive, not yet or no longer live, none).
+   */
   async function livePoster(request: FastifyRequest, id: number) {
     const poster = await db
       .selectFrom('posters')
       .select(['id', 'categoryId', 'downloadCount', 'status'])
       .where('id', '=', id)
       .where('masterAppId', '=', request.appId)
-      .where('status', '=', 'ACTIVE')
+      .where(liveAt(now()))
       .executeTakeFirst();
     if (!poster) throw notFound(MESSAGES.posterNotFound);
     return poster;

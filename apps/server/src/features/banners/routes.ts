@@ -28,6 +28,7 @@ import { defineList } from '../../db/lists.ts';
 import type { Db } from '../../db/connect.ts';
 import { upload } from '../../media/uploads.ts';
 import { requireMasterApp } from '../master-apps/lookup.ts';
+import { LIVE_WINDOW, registerSchedule, windowOf } from '../../http/schedules.ts';
 
 const FOLDER = 'banners';
 const COLUMNS = [
@@ -37,6 +38,8 @@ const COLUMNS = [
   'b.status',
   'b.link',
   'b.linkType',
+  'b.liveFrom',
+  'b.liveUntil',
   'b.createdAt',
   'b.updatedAt',
   'm.id as appId',
@@ -51,6 +54,7 @@ export const BANNERS_LIST = defineList({
   counts: [['masterAppId', 'status', 'linkType']],
   search: ['link'],
   sorts: BANNER_SORTS,
+  live: LIVE_WINDOW,
   rows: (db, ids) => selectBanners(db).where('b.id', 'in', ids),
 });
 
@@ -107,6 +111,7 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
             link: request.body.link ?? null,
             linkType: request.body.linkType,
             status: 'ACTIVE',
+            ...windowOf(request.body),
             createdAt: at,
             updatedAt: at,
           })
@@ -174,6 +179,24 @@ const bannerRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message: MESSAGES.bannerUpdated, result: await findBanner(request.params.id) };
     },
   );
+
+  registerSchedule(app, {
+    path: PATHS.bannerSchedule(':id'),
+    access: access.menu('banner', 'UPDATE'),
+    tags: ['banners'],
+    thing: 'banner',
+    response: bannerMutation,
+    update: async (request, id, set) => {
+      const found = await updateAudited(
+        db,
+        request,
+        { area: 'banners', table: 'banners', action: 'UPDATE', id },
+        set,
+      );
+      if (!found) throw notFound(MESSAGES.bannerNotFound);
+      return findBanner(id);
+    },
+  });
 
   app.put(
     PATHS.bannerStatus(':id'),

@@ -7,18 +7,18 @@ import { notFound } from '../../http/errors.ts';
 import { issueKey } from '../app-api/keys.ts';
 
 /** A master app as its list shows it. */
-export const COLUMNS = ['id', 'version', 'name', 'createdAt'] as const;
+export const COLUMNS = ['id', 'version', 'name', 'timeZone', 'createdAt'] as const;
 
 /** Master apps as their list shows them (the bench's floor runs this query too). */
 export const selectMasterApps = (db: Db) => db.selectFrom('masterApps').select(COLUMNS);
 
 /** Creates a master app, its standard pages (API.md) and its first app key, in one transaction. */
-export function createMasterApp(db: Db, name: string) {
+export function createMasterApp(db: Db, name: string, timeZone: string | null = null) {
   const at = now();
   return inTransaction(db, async (trx) => {
     const created = await trx
       .insertInto('masterApps')
-      .values({ name, createdAt: at, updatedAt: at })
+      .values({ name, timeZone, createdAt: at, updatedAt: at })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     await trx

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   MASTER_APP_COLUMNS,
@@ -9,7 +8,7 @@ import {
   masterAppList,
   masterAppListQuery,
   masterAppMutation,
-  masterAppRef,
+  masterAppOptions,
   MASTER_APP_SORTS,
   appKeyAnswer,
 } from '@master-admin/contract';
@@ -24,6 +23,7 @@ import { defineList } from '../../db/lists.ts';
 import { COLUMNS, createMasterApp, requireMasterApp, selectMasterApps } from './lookup.ts';
 import { keysOf, rotateKey } from '../app-api/keys.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { withTimeZone } from './time-zones.ts';
 
 export const MASTER_APPS_LIST = defineList({
   name: 'master_apps',
@@ -38,7 +38,10 @@ export const MASTER_APPS_LIST = defineList({
 });
 
 const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, lists } = app.ctx;
+  const { db, lists, config } = app.ctx;
+  /** A row as answers show it: the zone it follows (API.md, "Planning festivals"). */
+  const zoned = <R extends { timeZone: string | null }>(row: R) =>
+    withTimeZone(row, config.defaultTimeZone);
   registerVersioned(app, 'masterApps', {
     thing: 'Master app',
     things: 'master apps',
@@ -69,9 +72,11 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const target = { area: 'masterApps', table: 'masterApps', action: 'CREATE' } as const;
       const row = await uniqueName(() =>
-        auditedCreate(db, request, target, (trx) => createMasterApp(trx, request.body.name)),
+        auditedCreate(db, request, target, (trx) =>
+          createMasterApp(trx, request.body.name, request.body.timeZone ?? null),
+        ),
       );
-      return { message: MESSAGES.appCreated, result: row };
+      return { message: MESSAGES.appCreated, result: zoned(row) };
     },
   );
 
@@ -145,7 +150,8 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return lists.page(MASTER_APPS_LIST, request.query);
+      const page = await lists.page(MASTER_APPS_LIST, request.query);
+      return { ...page, result: page.result.map(zoned) };
     },
   );
 
@@ -159,6 +165,7 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
     querystring: masterAppListQuery,
     response: masterAppList,
     titles: MASTER_APP_COLUMNS,
+    map: zoned,
   });
 
   app.get(
@@ -167,23 +174,26 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.signedIn },
       schema: {
         tags: ['master apps'],
-        summary: 'Every master app’s id and name, by name: the choices for filters and forms',
+        summary:
+          'Every master app’s id, name and time zone, by name: the choices for filters and forms',
         description:
           'Open to every signed-in account, since other areas filter by master app; the ' +
           'master app list itself needs the masterApp menu.',
-        response: answers(z.object({ result: z.array(masterAppRef) })),
+        response: answers(masterAppOptions),
       },
     },
     async () => {
       const result = await db
         .selectFrom('masterApps')
-        .select(['id', 'name'])
+        .select(['id', 'name', 'timeZone'])
         // Alphabetical whatever the letter case, the same on both engines (names are unique
         // case-insensitively, so this order is total).
         .orderBy((eb) => eb.fn('lower', ['name']))
         .limit(1000)
         .execute();
-      return { result };
+      return {
+        result: result.map((a) => ({ ...a, timeZone: a.timeZone ?? config.defaultTimeZone })),
+      };
     },
   );
 
@@ -193,7 +203,11 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.menu('masterApp', 'UPDATE') },
       schema: {
         tags: ['master apps'],
-        summary: 'Renames a master app',
+        summary: 'Renames a master app and sets its time zone',
+        description:
+          '`timeZone`: an IANA name; null or blank follows the server’s DEFAULT_TIME_ZONE; left ' +
+          'out, the zone stays as it was. Answers show the zone the app follows ' +
+          '(`timeZoneIsDefault` when it is the default).',
         params: idParams,
         body: masterAppBody,
         response: answers(masterAppMutation),
@@ -211,14 +225,18 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
         audited(db, request, target, (trx) =>
           trx
             .updateTable('masterApps')
-            .set({ name: request.body.name, updatedAt: now() })
+            .set({
+              name: request.body.name,
+              ...(request.body.timeZone === undefined ? {} : { timeZone: request.body.timeZone }),
+              updatedAt: now(),
+            })
             .where('id', '=', id)
             .returning(COLUMNS)
             .executeTakeFirst(),
         ),
       );
       if (!row) throw notFound(MESSAGES.appNotFound);
-      return { message: MESSAGES.successfullyUpdated, result: row };
+      return { message: MESSAGES.successfullyUpdated, result: zoned(row) };
     },
   );
 };

@@ -13,7 +13,7 @@ import {
   deleteResponse,
   idParams,
   positionBody,
-  posterCreateBody,
+  posterCreateAllBody,
   posterCreateOneBody,
   posterList,
   posterListQuery,
@@ -39,6 +39,7 @@ import { upload } from '../../media/uploads.ts';
 import { CATEGORIES_LIST } from '../categories/routes.ts';
 import { SPECIAL_DAYS_LIST } from '../special-days/routes.ts';
 import { POSTER_COUNTS } from './counts.ts';
+import { LIVE_WINDOW, registerSchedule, windowOf } from '../../http/schedules.ts';
 
 const FOLDER = 'posters';
 const MENU = 'poster';
@@ -63,6 +64,7 @@ export const POSTERS_LIST = defineList({
   sorts: POSTER_SORTS,
   // The apps API's feed of one date (never the back-office's list, whose query refuses them).
   ranges: { dateFrom: { column: 'date', op: '>=' }, dateUntil: { column: 'date', op: '<' } },
+  live: LIVE_WINDOW,
   rows: (db, ids) => selectPosters(db).where('p.id', 'in', ids),
 });
 
@@ -89,6 +91,8 @@ export const selectPosters = (d: Db) =>
       'p.downloadCount',
       'p.status',
       'p.position',
+      'p.liveFrom',
+      'p.liveUntil',
       'p.createdAt',
       'p.updatedAt',
       'p.accountId',
@@ -125,6 +129,8 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
     downloadCount: row.downloadCount,
     status: row.status,
     position: row.position,
+    liveFrom: row.liveFrom,
+    liveUntil: row.liveUntil,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     account: { id: row.accountId, phoneNumber: row.accountPhone },
@@ -205,6 +211,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
               date: body.date ?? null,
               status: 'ACTIVE' as const,
               position: body.position,
+              ...windowOf(body),
               createdAt: at,
               updatedAt: at,
             })),
@@ -229,7 +236,7 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
           'Creates the poster for every master app: one row per app, all sharing the stored ' +
           'image (multipart `file`) and thumbnail (`thumbFile`, optional), in one transaction',
         params: categoryIdParams,
-        body: posterCreateBody,
+        body: posterCreateAllBody,
         response: answers(bulkResponse),
       },
     },
@@ -377,6 +384,15 @@ const posterRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message: MESSAGES.statusUpdated, result };
     },
   );
+
+  registerSchedule(app, {
+    path: PATHS.posterSchedule(':id'),
+    access: access.menu(MENU, 'UPDATE'),
+    tags: ['posters'],
+    thing: 'poster',
+    response: posterMutation,
+    update: (request, id, set) => update(request, 'UPDATE', id, set),
+  });
 
   app.put(
     PATHS.posterPosition(':id'),

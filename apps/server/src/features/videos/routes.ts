@@ -50,6 +50,8 @@ import { mediaOrigins } from '../../media/store.ts';
 import { VIDEO_FORMATS, videoIdOf, videoKey, type VideoFormat } from '../../media/videos.ts';
 import { MASTER_APPS_LIST } from '../master-apps/routes.ts';
 
+import { LIVE_WINDOW, registerSchedule, windowOf } from '../../http/schedules.ts';
+
 const MENU = 'video';
 
 export const VIDEOS_LIST = defineList({
@@ -61,6 +63,7 @@ export const VIDEOS_LIST = defineList({
   search: [],
   searchVia: [{ column: 'masterAppId', list: MASTER_APPS_LIST }],
   sorts: VIDEO_SORTS,
+  live: LIVE_WINDOW,
   rows: (db, ids) => selectVideos(db).where('v.id', 'in', ids),
 });
 
@@ -81,6 +84,8 @@ export const selectVideos = (d: Db) =>
       'v.selfDefNum',
       'v.bottomDefNum',
       'v.status',
+      'v.liveFrom',
+      'v.liveUntil',
       'v.createdAt',
       'v.updatedAt',
       'm.name as appName',
@@ -158,6 +163,7 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
                 position: body.position,
                 date: body.date ?? null,
                 status: 'ACTIVE',
+                ...windowOf(body),
                 createdAt: at,
                 updatedAt: at,
               })
@@ -281,6 +287,15 @@ const videoRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message: MESSAGES.positionUpdated, result };
     },
   );
+
+  registerSchedule(app, {
+    path: PATHS.videoSchedule(':id'),
+    access: access.menu(MENU, 'UPDATE'),
+    tags: ['videos'],
+    thing: 'video',
+    response: videoMutation,
+    update: (request, id, set) => update(request, 'UPDATE', id, set),
+  });
 
   app.put(
     PATHS.videoStatus(':id'),

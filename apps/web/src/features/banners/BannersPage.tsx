@@ -1,9 +1,26 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Select, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { LINK_TYPES, bannerCreateBody, bannerLinkBody, type Banner } from '@master-admin/contract';
+import {
+  LINK_TYPES,
+  bannerCreateFields,
+  bannerLinkBody,
+  linkRule,
+  type Banner,
+} from '@master-admin/contract';
+import {
+  LIVE_OPTIONS,
+  RowScheduleDialog,
+  ScheduleFields,
+  checkLocalWindow,
+  liveColumn,
+  scheduleFormShape,
+  useAppTimeZone,
+  useTimeZoneOf,
+  windowToSend,
+} from '../../components/Schedule';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterSelect } from '../../components/FilterSelect';
 import {
@@ -26,6 +43,7 @@ import { useGrants } from '../../lib/permissions';
 import {
   useBannerList,
   useChangeBannerImage,
+  useChangeBannerSchedule,
   useChangeBannerLink,
   useChangeBannerStatus,
   useCreateBanner,
@@ -35,15 +53,26 @@ import { defined } from '../../lib/defined';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
-const createForm = bannerCreateBody.and(
-  z.object({
+const createForm = bannerCreateFields
+  .extend({
     masterAppId: z.string().min(1, { error: 'Choose a master app' }),
     file: imageFile,
-  }),
-);
+    // Wall-clock times in the app's zone, sent as instants.
+    ...scheduleFormShape,
+  })
+  .superRefine(linkRule)
+  .superRefine(checkLocalWindow);
+
+/** The schedule of a new banner, in its app's zone. */
+function BannerScheduleFields() {
+  const { control } = useFormContext<{ masterAppId: string }>();
+  const masterAppId = useWatch({ control, name: 'masterAppId' });
+  return <ScheduleFields zone={useAppTimeZone(masterAppId)} subject="banner" />;
+}
 const imageForm = z.object({ file: imageFile });
 
-type Dialog = { kind: 'create' } | { kind: 'link' | 'image' | 'status'; banner: Banner } | null;
+type Dialog =
+  { kind: 'create' } | { kind: 'link' | 'image' | 'status' | 'schedule'; banner: Banner } | null;
 
 /** A banner's shape, width over height (3:1). */
 const BANNER_RATIO = 3;
@@ -55,6 +84,8 @@ export default function BannersPage() {
   const changeStatus = useChangeBannerStatus();
   const changeImage = useChangeBannerImage();
   const remove = useDeleteBanner();
+  const changeSchedule = useChangeBannerSchedule();
+  const zoneOf = useTimeZoneOf();
   const grants = useGrants('banner');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [progress, setProgress] = useState<number>();
@@ -107,6 +138,7 @@ export default function BannersPage() {
         ? (b, status) => changeStatus.mutate({ id: b.id, status, ifMatch: b.version })
         : undefined,
     }),
+    liveColumn<Banner>(),
     {
       key: 'createdAt',
       header: 'Created',
@@ -136,6 +168,12 @@ export default function BannersPage() {
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Schedule"
+          data={LIVE_OPTIONS}
+          value={filters.live}
+          onChange={(v) => setFilter('live', v)}
         />
         <FilterSelect
           label="Link type"
@@ -182,6 +220,11 @@ export default function BannersPage() {
                 onClick: () => setDialog({ kind: 'image', banner: b }),
               },
               {
+                label: 'Change schedule',
+                allowed: grants.update,
+                onClick: () => setDialog({ kind: 'schedule', banner: b }),
+              },
+              {
                 label: 'Change status',
                 allowed: grants.update,
                 onClick: () => setDialog({ kind: 'status', banner: b }),
@@ -207,10 +250,17 @@ export default function BannersPage() {
         onClose={close}
         title="New banner"
         schema={createForm}
-        defaultValues={{ masterAppId: filters.masterAppId, link: '', linkType: 'DEFAULT' }}
+        defaultValues={{
+          masterAppId: filters.masterAppId,
+          link: '',
+          linkType: 'DEFAULT',
+          liveFrom: '',
+          liveUntil: '',
+        }}
         submitLabel="Create"
         onSubmit={(v) =>
           create.mutateAsync({
+            ...windowToSend(v, zoneOf(v.masterAppId)),
             masterAppId: Number(v.masterAppId),
             file: v.file,
             link: v.link,
@@ -224,9 +274,18 @@ export default function BannersPage() {
             <MasterAppFormField />
             <ImageFormField name="file" label="Image" required progress={progress} />
             <LinkFields />
+            <BannerScheduleFields />
           </>
         )}
       </FormDialog>
+      <RowScheduleDialog
+        opened={dialog?.kind === 'schedule'}
+        onClose={close}
+        row={dialog?.kind === 'schedule' ? dialog.banner : undefined}
+        subject={`banner #${selected?.id ?? ''}`}
+        area="banner"
+        change={(v) => changeSchedule.mutateAsync(v)}
+      />
 
       <FormDialog
         opened={dialog?.kind === 'link'}

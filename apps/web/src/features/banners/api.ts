@@ -14,7 +14,7 @@ import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
 export const bannerKeys = { all: ['banners'] as const };
-export const BANNER_FILTERS = ['status', 'linkType', 'masterAppId'] as const;
+export const BANNER_FILTERS = ['status', 'linkType', 'masterAppId', 'live'] as const;
 
 export function useBannerList() {
   return useList({
@@ -36,15 +36,37 @@ export function useCreateBanner() {
       file,
       link,
       linkType,
+      liveFrom,
+      liveUntil,
       onProgress,
-    }: { masterAppId: number; file: File; link?: string; linkType: LinkType } & Progress) =>
+    }: {
+      masterAppId: number;
+      file: File;
+      link?: string;
+      linkType: LinkType;
+      /** The schedule's ends (instants with their offset), or undefined for open. */
+      liveFrom?: string | undefined;
+      liveUntil?: string | undefined;
+    } & Progress) =>
       api.upload(
         'POST',
         PATHS.bannerCreate(masterAppId),
         bannerMutation,
-        { file, link, linkType },
+        { file, link, linkType, liveFrom, liveUntil },
         onProgress,
       ),
+    invalidates: [bannerKeys.all],
+  });
+}
+
+export function useChangeBannerSchedule() {
+  return useApiMutation({
+    mutationFn: ({
+      id,
+      ifMatch,
+      ...window
+    }: { id: number; liveFrom: string | null; liveUntil: string | null } & Change) =>
+      api.put(PATHS.bannerSchedule(id), bannerMutation, window, { ifMatch }),
     invalidates: [bannerKeys.all],
   });
 }

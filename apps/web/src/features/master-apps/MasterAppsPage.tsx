@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconKey, IconPencil, IconPlus } from '@tabler/icons-react';
 import { masterAppBody, type MasterApp } from '@master-admin/contract';
 import { RowActions } from '../../components/RowActions';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormDialog } from '../../components/FormDialog';
 import { TextFormField } from '../../components/FormFields';
+import { TimeZoneFormField } from './TimeZoneField';
 import { PageHeader } from '../../components/PageHeader';
 import { ListToolbar } from '../../components/ListToolbar';
 import { formatDateTime } from '../../lib/format';
@@ -37,6 +38,22 @@ export default function MasterAppsPage() {
       sort: 'name',
       card: 'title',
       render: (a) => <Text fw={500}>{a.name}</Text>,
+    },
+    {
+      key: 'timeZone',
+      header: 'Time zone',
+      render: (a) => (
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm">{a.timeZone}</Text>
+          {a.timeZoneIsDefault && (
+            <Tooltip label="The server’s default zone (DEFAULT_TIME_ZONE): this app has none of its own">
+              <Badge variant="light" color="gray" tt="none" size="sm">
+                Default
+              </Badge>
+            </Tooltip>
+          )}
+        </Group>
+      ),
     },
     {
       key: 'createdAt',
@@ -93,10 +110,10 @@ export default function MasterAppsPage() {
               </Tooltip>
             )}
             {grants.update && (
-              <Tooltip label="Rename">
+              <Tooltip label="Edit">
                 <ActionIcon
                   variant="subtle"
-                  aria-label={`Rename ${a.name}`}
+                  aria-label={`Edit ${a.name}`}
                   onClick={() => setDialog({ kind: 'rename', app: a })}
                 >
                   <IconPencil size={18} />
@@ -117,18 +134,29 @@ export default function MasterAppsPage() {
         presence={
           renaming ? { area: 'masterApp', id: renaming.id, label: renaming.name } : undefined
         }
-        title={renaming ? `Rename ${renaming.name}` : 'New master app'}
+        title={renaming ? `Edit ${renaming.name}` : 'New master app'}
         schema={masterAppBody}
-        defaultValues={{ name: renaming?.name ?? '' }}
+        defaultValues={{
+          name: renaming?.name ?? '',
+          // '' follows the server's default zone.
+          timeZone: renaming && !renaming.timeZoneIsDefault ? renaming.timeZone : '',
+        }}
         submitLabel={renaming ? 'Save' : 'Create'}
         version={renaming?.version}
-        onSubmit={(values, { ifMatch }) =>
-          renaming
-            ? rename.mutateAsync({ id: renaming.id, ifMatch, ...values })
-            : create.mutateAsync(values)
-        }
+        onSubmit={(values, { ifMatch }) => {
+          // Sent as '' (not left out) to go back to the default zone.
+          const body = { name: values.name, timeZone: values.timeZone ?? '' };
+          return renaming
+            ? rename.mutateAsync({ id: renaming.id, ifMatch, ...body })
+            : create.mutateAsync(body);
+        }}
       >
-        {() => <TextFormField name="name" label="Name" data-autofocus />}
+        {() => (
+          <>
+            <TextFormField name="name" label="Name" data-autofocus />
+            <TimeZoneFormField />
+          </>
+        )}
       </FormDialog>
     </>
   );

@@ -5,8 +5,10 @@ import {
   appKeyAnswer,
   masterAppList,
   masterAppMutation,
-  type MasterAppBody,
 } from '@master-admin/contract';
+
+/** A create's or update's body: the name, and the zone (null or '' for the server default). */
+type MasterAppBody = { name: string; timeZone?: string | null | undefined };
 import { api, type Change } from '../../lib/api';
 import { defined } from '../../lib/defined';
 import { useList } from '../../lib/list';

@@ -17,6 +17,7 @@ import { FormController } from '../../components/FormFields';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../../components/ImageField';
 import { errorText } from '../../lib/api';
 import { createPoster, posterKeys } from './api';
+import { checkLocalWindow, useTimeZoneOf } from '../../components/Schedule';
 import {
   PosterSettingsFields,
   checkTarget,
@@ -37,6 +38,7 @@ const batchForm = posterSettingsForm
       .min(1, { error: MESSAGES.batchNoFiles })
       .max(BATCH_MAX, { error: MESSAGES.batchTooMany }),
   })
+  .superRefine(checkLocalWindow)
   .superRefine(checkTarget, { when: () => true });
 
 export type BatchRow = {
@@ -62,8 +64,15 @@ function localRefusal(file: File): string | undefined {
  */
 export function useBatchUpload() {
   const client = useQueryClient();
+  const zoneOf = useTimeZoneOf();
   const [rows, setRows] = useState<BatchRow[]>([]);
-  const state = useRef<{ rows: BatchRow[]; settings?: PosterSettings; active: number }>({
+  const state = useRef<{
+    rows: BatchRow[];
+    settings?: PosterSettings;
+    /** The zone the settings' schedule is read in (the app's, or all apps'). */
+    zone?: string;
+    active: number;
+  }>({
     rows: [],
     active: 0,
   });
@@ -88,7 +97,7 @@ export function useBatchUpload() {
       s.active += 1;
       update(next.key, { state: 'sending', progress: 0 });
       createPoster({
-        ...createValues(settings),
+        ...createValues(settings, s.zone ?? zoneOf(undefined)),
         file: next.file,
         onProgress: (percent) => update(next.key, { progress: percent }),
       })
@@ -110,6 +119,7 @@ export function useBatchUpload() {
     start: (files: File[], settings: PosterSettings) => {
       state.current = {
         settings,
+        zone: zoneOf(settings.target === 'one' ? settings.masterAppId : undefined),
         active: 0,
         // Keys never reused: a call of an earlier batch still on its way updates no row of this one.
         rows: files.map((file) => ({ key: nextKey++, file, state: 'waiting', progress: 0 })),

@@ -34,6 +34,13 @@ import {
   useDeletePoster,
 } from './api';
 import { defined } from '../../lib/defined';
+import {
+  ScheduleFields,
+  checkLocalWindow,
+  scheduleFormShape,
+  useTimeZoneOf,
+  windowToSend,
+} from '../../components/Schedule';
 
 const imageFile = z.instanceof(File, { error: 'Choose an image' });
 
@@ -52,6 +59,8 @@ export const posterSettingsForm = posterCreateBody.extend({
   target: z.enum(['all', 'one']),
   masterAppId: z.string(),
   categoryId: z.string().min(1, { error: 'Choose a category' }),
+  // Wall-clock times in the app's zone, sent as instants.
+  ...scheduleFormShape,
 });
 export type PosterSettings = z.output<typeof posterSettingsForm>;
 
@@ -65,9 +74,10 @@ export function checkTarget(
   }
 }
 
-/** The create call's values for `settings` (the files aside). */
-export function createValues(v: PosterSettings) {
+/** The create call's values for `settings` (the files aside); the schedule is read in `zone`. */
+export function createValues(v: PosterSettings, zone: string) {
   return {
+    ...windowToSend(v, zone),
     categoryId: Number(v.categoryId),
     masterAppId: v.target === 'one' ? Number(v.masterAppId) : undefined,
     specialDayId: v.specialDayId,
@@ -96,12 +106,15 @@ export function settingsDefaults(initial: {
     topDefNum: 1,
     selfDefNum: 1,
     bottomDefNum: 1,
+    liveFrom: '',
+    liveUntil: '',
   };
 }
 
 // Also when other fields are wrong, so every missing choice is marked at once.
 const createForm = posterSettingsForm
   .extend({ file: imageFile, thumbFile: imageFile.optional() })
+  .superRefine(checkLocalWindow)
   .superRefine(checkTarget, { when: () => true });
 
 const imageForm = z.object({ file: imageFile });
@@ -263,6 +276,16 @@ function CategoryFields() {
   );
 }
 
+/** The schedule of a new poster, in the zone of the app it is for (or all apps'). */
+function PosterScheduleFields() {
+  const { control } = useFormContext<{ target: 'all' | 'one'; masterAppId: string }>();
+  const [target, masterAppId] = useWatch({ control, name: ['target', 'masterAppId'] });
+  const zoneOf = useTimeZoneOf();
+  return (
+    <ScheduleFields zone={zoneOf(target === 'one' ? masterAppId : undefined)} subject="poster" />
+  );
+}
+
 /**
  * The fields of a new poster's settings, with `children` (its files) after the category: the one
  * set of fields "New poster" and "Many posters" show.
@@ -274,13 +297,17 @@ export function PosterSettingsFields(props: { children?: ReactNode }) {
       <CategoryFields />
       {props.children}
       <DateFormField name="date" label="Date" />
+      <PosterScheduleFields />
       <PositionField />
       <DefNumFields />
     </>
   );
 }
 
-/** "New poster": for every app or one, its category, images, date, side and default numbers. */
+/**
+ * "New poster": for every app or one, its category, images, date, schedule, side and default
+ * numbers.
+ */
 export function CreatePosterDialog(props: {
   opened: boolean;
   onClose: () => void;
@@ -288,6 +315,7 @@ export function CreatePosterDialog(props: {
   initial: { masterAppId: string; categoryId: string; specialDayId: string };
 }) {
   const create = useCreatePoster();
+  const zoneOf = useTimeZoneOf();
   const [progress, setProgress] = useState<number>();
   const close = () => {
     setProgress(undefined);
@@ -305,7 +333,7 @@ export function CreatePosterDialog(props: {
       submitLabel="Create"
       onSubmit={(v) =>
         create.mutateAsync({
-          ...createValues(v),
+          ...createValues(v, zoneOf(v.target === 'one' ? v.masterAppId : undefined)),
           file: v.file,
           thumbFile: v.thumbFile,
           onProgress: setProgress,
@@ -323,7 +351,7 @@ export function CreatePosterDialog(props: {
 }
 
 export type PosterDialog = {
-  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status' | 'preview';
+  kind: 'defNums' | 'date' | 'position' | 'image' | 'thumb' | 'status' | 'preview' | 'schedule';
   poster: Poster;
 } | null;
 
@@ -505,6 +533,11 @@ export function usePosterActions(open: (dialog: PosterDialog) => void) {
       onClick: () => open({ kind: 'defNums', poster }),
     },
     { label: 'Change date', allowed: grants.update, onClick: () => open({ kind: 'date', poster }) },
+    {
+      label: 'Change schedule',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'schedule', poster }),
+    },
     {
       label: 'Change position',
       allowed: grants.update,

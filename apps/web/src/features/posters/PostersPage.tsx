@@ -22,7 +22,9 @@ import {
   useChangePosterStatus,
   useChangePostersStatus,
   useDeletePosters,
+  useChangePosterSchedule,
 } from './api';
+import { LIVE_OPTIONS, RowScheduleDialog, liveColumn } from '../../components/Schedule';
 import {
   CreatePosterDialog,
   PosterDialogs,
@@ -36,14 +38,15 @@ import { BatchProgress } from './BatchProgress';
 
 /** The list's poster images: tall enough to judge a design, in the poster's own shape. */
 const THUMB_HEIGHT = 80;
-/** Nine columns: below this width the table scrolls rather than cut its status badges short. */
-const TABLE_MIN_WIDTH = 1060;
+/** Ten columns: below this width the table scrolls rather than cut its status badges short. */
+const TABLE_MIN_WIDTH = 1180;
 
 export default function PostersPage() {
   const list = usePosterList();
   const changeStatus = useChangePosterStatus();
   const changeManyStatus = useChangePostersStatus();
   const removeMany = useDeletePosters();
+  const changeSchedule = useChangePosterSchedule();
   const grants = useGrants('poster');
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<PosterDialog>(null);
@@ -153,6 +156,7 @@ export default function PostersPage() {
         ? (p, status) => changeStatus.mutate({ id: p.id, status, ifMatch: p.version })
         : undefined,
     }),
+    liveColumn<Poster>(),
     {
       key: 'createdAt',
       header: TITLES.createdAt,
@@ -200,6 +204,12 @@ export default function PostersPage() {
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Schedule"
+          data={LIVE_OPTIONS}
+          value={filters.live}
+          onChange={(v) => setFilter('live', v)}
         />
         <CategorySelect
           w={200}
@@ -287,6 +297,14 @@ export default function PostersPage() {
         onStart={batch.start}
       />
       <PosterDialogs dialog={dialog} onClose={() => setDialog(null)} />
+      <RowScheduleDialog
+        opened={dialog?.kind === 'schedule'}
+        onClose={() => setDialog(null)}
+        row={dialog?.kind === 'schedule' ? dialog.poster : undefined}
+        subject={dialog ? posterName(dialog.poster) : ''}
+        area="poster"
+        change={(v) => changeSchedule.mutateAsync(v)}
+      />
     </>
   );
 }

@@ -14,7 +14,13 @@ import { useList } from '../../lib/list';
 import { useApiMutation } from '../../lib/mutation';
 
 export const posterKeys = { all: ['posters'] as const };
-export const POSTER_FILTERS = ['status', 'categoryId', 'specialDayId', 'masterAppId'] as const;
+export const POSTER_FILTERS = [
+  'status',
+  'categoryId',
+  'specialDayId',
+  'masterAppId',
+  'live',
+] as const;
 
 export function usePosterList() {
   return useList({
@@ -41,7 +47,21 @@ export type PosterCreateValues = DefNums & {
   position: Side;
   file: File;
   thumbFile?: File | undefined;
+  /** The schedule's ends (instants with their offset), or undefined for open. */
+  liveFrom?: string | undefined;
+  liveUntil?: string | undefined;
 };
+
+/** A row's whole window: instants, or null for an open end. */
+export type ScheduleChange = { liveFrom: string | null; liveUntil: string | null };
+
+export function useChangePosterSchedule() {
+  return useApiMutation({
+    mutationFn: ({ id, ifMatch, ...window }: ScheduleChange & { id: number } & Change) =>
+      api.put(PATHS.posterSchedule(id), posterMutation, window, { ifMatch }),
+    invalidates: [posterKeys.all],
+  });
+}
 
 /**
  * Creates a poster (multipart): for every app (`POST poster/{categoryId}`, answering the new ids)

@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { Anchor, AspectRatio, Modal, Stack } from '@mantine/core';
 import { z } from 'zod';
 import {
   dateBody,
   defNumsBody,
   positionBody,
-  videoCreateBody,
+  videoCreateFields,
   type Video,
 } from '@master-admin/contract';
 import { DateFormField } from '../../components/DateFormField';
@@ -26,15 +27,34 @@ import {
 } from './api';
 import { VideoFormField, type UploadState } from './VideoFileField';
 import { defined } from '../../lib/defined';
+import {
+  ScheduleFields,
+  checkLocalWindow,
+  scheduleFormShape,
+  useAppTimeZone,
+  useTimeZoneOf,
+  windowToSend,
+} from '../../components/Schedule';
 
 /** A video as dialogs and messages name it. */
 export const videoName = (v: Pick<Video, 'id'>) => `video #${v.id}`;
 
 /** The create form: the contract's body, with the app chosen in a select and the file. */
-const createForm = videoCreateBody.extend({
-  masterAppId: z.string().min(1, { error: 'Choose a master app' }),
-  file: z.instanceof(File, { error: 'Choose a video' }),
-});
+const createForm = videoCreateFields
+  .extend({
+    masterAppId: z.string().min(1, { error: 'Choose a master app' }),
+    file: z.instanceof(File, { error: 'Choose a video' }),
+    // Wall-clock times in the app's zone, sent as instants.
+    ...scheduleFormShape,
+  })
+  .superRefine(checkLocalWindow);
+
+/** The schedule of a new video, in its app's zone. */
+function VideoScheduleFields() {
+  const { control } = useFormContext<{ masterAppId: string }>();
+  const masterAppId = useWatch({ control, name: 'masterAppId' });
+  return <ScheduleFields zone={useAppTimeZone(masterAppId)} subject="video" />;
+}
 
 /** "New video": its app, the file, date, side and default numbers; the upload shows its bytes. */
 export function CreateVideoDialog(props: {
@@ -44,6 +64,7 @@ export function CreateVideoDialog(props: {
   initial: { masterAppId: string };
 }) {
   const create = useCreateVideo();
+  const zoneOf = useTimeZoneOf();
   const [progress, setProgress] = useState<UploadState>();
   const close = () => {
     setProgress(undefined);
@@ -64,10 +85,13 @@ export function CreateVideoDialog(props: {
         topDefNum: 1,
         selfDefNum: 1,
         bottomDefNum: 1,
+        liveFrom: '',
+        liveUntil: '',
       }}
       submitLabel="Upload"
       onSubmit={(v) =>
         create.mutateAsync({
+          ...windowToSend(v, zoneOf(v.masterAppId)),
           masterAppId: Number(v.masterAppId),
           date: v.date,
           position: v.position,
@@ -84,6 +108,7 @@ export function CreateVideoDialog(props: {
           <MasterAppFormField />
           <VideoFormField name="file" label="Video file" required progress={progress} />
           <DateFormField name="date" label="Date" />
+          <VideoScheduleFields />
           <PositionField subject="video" />
           <DefNumFields subject="video" />
         </>
@@ -119,7 +144,7 @@ export function VideoPlayerModal(props: { video: Video | undefined; onClose: () 
 }
 
 export type VideoDialog = {
-  kind: 'defNums' | 'date' | 'position' | 'status' | 'player';
+  kind: 'defNums' | 'date' | 'position' | 'status' | 'player' | 'schedule';
   video: Video;
 } | null;
 
@@ -216,6 +241,11 @@ export function useVideoActions(open: (dialog: VideoDialog) => void) {
       onClick: () => open({ kind: 'defNums', video }),
     },
     { label: 'Change date', allowed: grants.update, onClick: () => open({ kind: 'date', video }) },
+    {
+      label: 'Change schedule',
+      allowed: grants.update,
+      onClick: () => open({ kind: 'schedule', video }),
+    },
     {
       label: 'Change position',
       allowed: grants.update,

@@ -13,7 +13,14 @@ import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useGrants } from '../../lib/permissions';
 import { SIDE_LABELS } from '../posters/PosterDialogs';
-import { useChangeVideoStatus, useChangeVideosStatus, useDeleteVideos, useVideoList } from './api';
+import {
+  useChangeVideoSchedule,
+  useChangeVideoStatus,
+  useChangeVideosStatus,
+  useDeleteVideos,
+  useVideoList,
+} from './api';
+import { LIVE_OPTIONS, RowScheduleDialog, liveColumn } from '../../components/Schedule';
 import {
   CreateVideoDialog,
   VideoDialogs,
@@ -26,7 +33,7 @@ import {
 const PLAYER_WIDTH = 120;
 const PLAYER_HEIGHT = 68;
 /** Eight columns: below this width the table scrolls rather than cut its status badges short. */
-const TABLE_MIN_WIDTH = 980;
+const TABLE_MIN_WIDTH = 1100;
 
 /**
  * A row's small player: only the file's metadata (and first frame) loads until it is clicked,
@@ -86,6 +93,7 @@ export default function VideosPage() {
   const changeStatus = useChangeVideoStatus();
   const changeManyStatus = useChangeVideosStatus();
   const removeMany = useDeleteVideos();
+  const changeSchedule = useChangeVideoSchedule();
   const grants = useGrants('video');
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<VideoDialog>(null);
@@ -149,6 +157,7 @@ export default function VideosPage() {
         ? (v, status) => changeStatus.mutate({ id: v.id, status, ifMatch: v.version })
         : undefined,
     }),
+    liveColumn<Video>(),
     {
       key: 'createdAt',
       header: TITLES.createdAt,
@@ -186,6 +195,12 @@ export default function VideosPage() {
           data={STATUS_OPTIONS}
           value={filters.status}
           onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Schedule"
+          data={LIVE_OPTIONS}
+          value={filters.live}
+          onChange={(v) => setFilter('live', v)}
         />
         <MasterAppSelect
           w={200}
@@ -235,6 +250,14 @@ export default function VideosPage() {
         initial={{ masterAppId: filters.masterAppId }}
       />
       <VideoDialogs dialog={dialog} onClose={() => setDialog(null)} />
+      <RowScheduleDialog
+        opened={dialog?.kind === 'schedule'}
+        onClose={() => setDialog(null)}
+        row={dialog?.kind === 'schedule' ? dialog.video : undefined}
+        subject={dialog ? videoName(dialog.video) : ''}
+        area="video"
+        change={(v) => changeSchedule.mutateAsync(v)}
+      />
     </>
   );
 }

@@ -16,7 +16,7 @@ import { useApiMutation } from '../../lib/mutation';
 import type { DefNums } from '../posters/api';
 
 export const videoKeys = { all: ['videos'] as const };
-export const VIDEO_FILTERS = ['status', 'masterAppId'] as const;
+export const VIDEO_FILTERS = ['status', 'masterAppId', 'live'] as const;
 
 export function useVideoList() {
   return useList({
@@ -35,8 +35,23 @@ export type VideoCreateValues = DefNums & {
   date?: string | undefined;
   position: Side;
   file: File;
+  /** The schedule's ends (instants with their offset), or undefined for open. */
+  liveFrom?: string | undefined;
+  liveUntil?: string | undefined;
   onProgress?: UploadProgress;
 };
+
+export function useChangeVideoSchedule() {
+  return useApiMutation({
+    mutationFn: ({
+      id,
+      ifMatch,
+      ...window
+    }: { id: number; liveFrom: string | null; liveUntil: string | null } & Change) =>
+      api.put(PATHS.videoSchedule(id), videoMutation, window, { ifMatch }),
+    invalidates: [videoKeys.all],
+  });
+}
 
 /**
  * Uploads a video for one app (multipart `POST video`). The File goes out as it is, streamed by
