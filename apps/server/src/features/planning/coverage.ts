@@ -17,7 +17,13 @@ import type { Db } from '../../db/connect.ts';
 import type { ReadPool } from '../../db/reads.ts';
 import { COUNT_KEYS } from '../../db/list-structures.ts';
 import { POSTER_COUNTS } from '../posters/counts.ts';
-import { dayInZone, nextDate } from './time-zone.ts';
+import { zonedDayRange } from '@master-admin/contract';
+import { effectiveTimeZone } from '../master-apps/time-zones.ts';
+
+/** The next calendar date after `date` (YYYY-MM-DD). */
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
 
 const BY_DAY = POSTER_COUNTS.findIndex(
   (set) => set.length === 3 && set[0] === 'specialDayId' && set.includes('status'),
@@ -56,6 +62,8 @@ export async function readCoverage(
   db: Db,
   reads: ReadPool,
   query: Required<Pick<CoverageQuery, 'from'>> & { days: number; masterAppId?: number | undefined },
+  /** The zone of an app whose own is null (config DEFAULT_TIME_ZONE). */
+  defaultTimeZone: string,
 ): Promise<{ coverage: Coverage; appFound: boolean }> {
   const { masterAppId } = query;
   const dates = datesOf(query.from, query.days);
@@ -152,7 +160,8 @@ export async function readCoverage(
     date,
     specialDays: specialDays.map((s) => ({ id: s.id, name: s.name })),
     apps: appRows.map((app) => {
-      const { start, end } = dayInZone(date, app.time_zone);
+      const range = zonedDayRange(date, effectiveTimeZone(app.time_zone, defaultTimeZone));
+      const [start, end] = [Date.parse(range.start), Date.parse(range.end)];
       let posters = 0;
       for (const s of specialDays) {
         const k = pair(s.id, app.id);

@@ -7,7 +7,7 @@ import { answers } from '../../http/schemas.ts';
 import { readCoverage } from './coverage.ts';
 
 const planningRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, database } = app.ctx;
+  const { db, database, config } = app.ctx;
 
   app.get(
     PATHS.planningCoverage,
@@ -30,7 +30,12 @@ const planningRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { coverage: result, appFound } = await readCoverage(db, database.reads, request.query);
+      const { coverage: result, appFound } = await readCoverage(
+        db,
+        database.reads,
+        request.query,
+        config.defaultTimeZone,
+      );
       if (!appFound) throw notFound(MESSAGES.appNotFound);
       return result;
     },
