@@ -20,6 +20,9 @@ import { DB_KIND } from './settings.ts';
  */
 const SQLITE_ONLY = [
   'accessibility.spec.ts',
+  // The apps API's calls run on both databases in the server's suites (app-api.test.ts); the
+  // browser's part is the back-office's screens of what they did.
+  'app-api.spec.ts',
   'banners.spec.ts',
   'blogs-pages.spec.ts',
   'settings-notifications.spec.ts',

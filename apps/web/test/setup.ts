@@ -64,3 +64,9 @@ afterAll(() => server.close());
 
 // Lazy routes compile on first use under Vitest; give findBy* more than the default second.
 configure({ asyncUtilTimeout: 10_000 });
+
+// And compile them before a file's first test, not inside it: on a loaded machine the first
+// render of a screen could spend the whole findBy* wait compiling its module graph (CI saw the
+// posters list stay "Loading..."). Files share modules (isolate: false), so a worker pays once.
+const screens = import.meta.glob('../src/features/*/*Page.tsx');
+beforeAll(() => Promise.all(Object.values(screens).map((load) => load())), 120_000);
