@@ -23,6 +23,10 @@ const SQLITE_ONLY = [
   // The apps API's calls run on both databases in the server's suites (app-api.test.ts); the
   // browser's part is the back-office's screens of what they did.
   'app-api.spec.ts',
+  // The trash and the plan: their calls run on both databases in trash.test.ts and
+  // planning.test.ts; the browser's part (Undo, the batch, a gap's shortcut) is the same on both.
+  'planning.spec.ts',
+  'trash.spec.ts',
   'banners.spec.ts',
   'blogs-pages.spec.ts',
   'settings-notifications.spec.ts',

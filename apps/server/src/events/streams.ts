@@ -134,10 +134,7 @@ const accessText = (id: number) => `id: ${id}\nevent: access\ndata: {}\n\n`;
  * staff row (grants, status, factors) or of any menu (a menu added or deleted adds or takes away
  * grants). A SUPER_ADMIN may do everything whatever changes.
  */
-function touchesAccess(
-  access: StreamAccess,
-  entry: { area: AuditArea | string; rowId: number | null },
-) {
+function touchesAccess(access: StreamAccess, entry: { area: string; rowId: number | null }) {
   if (access.superAdmin) return false;
   return entry.area === 'menus' || (entry.area === 'staff' && entry.rowId === access.accountId);
 }

@@ -56,10 +56,10 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
   const { label, to, icon: Icon } = item;
   // Until the grants are known every link shows (remembered grants make that rare).
   const allowed = useMayOpen(accessAt(to)).allowed;
+  const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
   // Shown only once the grants say it may be opened (never shown, then taken away).
   if (item.hiddenWhenDenied && allowed !== true) return null;
   const denied = allowed === false;
-  const waiting = useEnrolmentRequired() === true && to !== ENROLMENT_PATH;
   if (denied && !waiting) return null;
   const locked = waiting;
   return (
