@@ -188,8 +188,13 @@ export function instantToZoned(instant: string | number, zone: string): string {
  * its midnight to the next day's (23 or 25 hours on a clock-change day).
  */
 export function zonedDayRange(date: string, zone: string): { start: string; end: string } {
-  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  return { start: zonedToInstant(date, zone), end: zonedToInstant(next, zone) };
+  const start = zonedToInstant(date, zone);
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+  // After 9999-12-31 an ISO date has six year digits (+010000-01-01): that last day is 24 hours.
+  const end = next.startsWith('+')
+    ? new Date(Date.parse(start) + 86_400_000).toISOString()
+    : zonedToInstant(next.slice(0, 10), zone);
+  return { start, end };
 }
 
 /** Every zone Intl knows, for a time-zone select (UTC first). */

@@ -45,7 +45,10 @@ const masterAppRoutes: FastifyPluginAsyncZod = async (app) => {
   registerVersioned(app, 'masterApps', {
     thing: 'Master app',
     things: 'master apps',
-    read: (id) => selectMasterApps(db).where('id', '=', id).executeTakeFirst(),
+    read: async (id) => {
+      const row = await selectMasterApps(db).where('id', '=', id).executeTakeFirst();
+      return row && zoned(row);
+    },
   });
 
   /** Runs a write whose only expected failure is a taken name. */

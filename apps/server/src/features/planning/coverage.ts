@@ -38,9 +38,13 @@ type Windowed = { live_from: string | null; live_until: string | null; n: number
 /** The dates of the period, in order. */
 export function datesOf(from: string, days: number): string[] {
   const dates = [from];
-  while (dates.length < days) dates.push(nextDate(dates[dates.length - 1]!));
+  // The calendar's dates end at 9999-12-31 (dates.ts): a period asked past it stops there.
+  while (dates.length < days && dates[dates.length - 1]! < LAST_DATE) {
+    dates.push(nextDate(dates[dates.length - 1]!));
+  }
   return dates;
 }
+const LAST_DATE = '9999-12-31';
 
 /**
  * Whether a special day falls on `date`: same month and day, in every year when its `year` is

@@ -18,7 +18,7 @@ const planningRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['special days'],
         summary: 'Per day and master app, the posters and videos live that day',
         description:
-          'The `days` days from `from` (1..90), each with its ACTIVE special days (month and ' +
+          'The `days` days from `from` (1..90; a period asked past 9999-12-31 stops there), each with its ACTIVE special days (month and ' +
           'day; a special day with a `year` falls in that year only, 29 February in leap years ' +
           'only) and, for every master app ordered by name (or the one `masterAppId` names; 404 ' +
           'when it has no row), `posters`: its ACTIVE posters made for one of those special ' +
