@@ -19,8 +19,8 @@ function withChoices() {
     http.get(api('/master-app/options'), () =>
       HttpResponse.json({
         result: [
-          { id: 2, name: 'Festival' },
-          { id: 4, name: 'Greetings' },
+          { id: 2, name: 'Festival', timeZone: 'UTC' },
+          { id: 4, name: 'Greetings', timeZone: 'UTC' },
         ],
       }),
     ),

@@ -19,7 +19,7 @@ function withUsers(count: () => number) {
   const bulk: Array<{ ids: number[]; status: string }> = [];
   server.use(
     http.get(api('/master-app/options'), () =>
-      HttpResponse.json({ result: [{ id: 2, name: 'Festival' }] }),
+      HttpResponse.json({ result: [{ id: 2, name: 'Festival', timeZone: 'UTC' }] }),
     ),
     http.get(api('/account/user/list'), ({ request }) => {
       const q = new URL(request.url).searchParams;
