@@ -36,6 +36,7 @@ const MORE_LINKS = [
   'Special Days',
   'Contact Us',
   'Menus',
+  'Trash',
   'Audit Log',
   'Login History',
 ];

@@ -163,7 +163,7 @@ export function LiveBadge(props: {
         }`;
   return (
     <Tooltip label={window}>
-      <Badge color={badge.color} variant="light" tt="none" aria-label={`${badge.label}: ${window}`}>
+      <Badge color={badge.color} variant="dot" tt="none" aria-label={`${badge.label}: ${window}`}>
         {badge.label}
       </Badge>
     </Tooltip>

@@ -51,11 +51,11 @@ export default function StaffPage() {
       width: 140,
       render: (s) =>
         s.secondFactor ? (
-          <Badge color="teal" variant="light" tt="none">
+          <Badge color="teal" variant="dot" tt="none">
             Set up
           </Badge>
         ) : (
-          <Badge color={required ? 'red' : 'gray'} variant="light" tt="none">
+          <Badge color={required ? 'red' : 'gray'} variant="dot" tt="none">
             {required ? 'Missing' : 'None'}
           </Badge>
         ),
