@@ -196,7 +196,7 @@ function Cell(props: { day: CoverageDay; app: CoverageApp }) {
   }
   return (
     <Stack gap={2} align="flex-start">
-      <Badge color="orange" variant="outline" size="sm">
+      <Badge color="orange" variant="dot" size="sm" tt="none">
         No poster
       </Badge>
       <Group gap="xs">
