@@ -45,6 +45,8 @@ test('register a user, upload numbered images, see a taken number refused, previ
   sql,
   consoleGuard,
 }) => {
+  // Four uploads, a preview and a refusal: ~50 s of the default 60 on two cores.
+  test.slow();
   consoleGuard.allowStatus(
     409,
     '/auth/user/register',
