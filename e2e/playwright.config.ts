@@ -29,7 +29,7 @@ const SQLITE_ONLY = [
   'trash.spec.ts',
   // Screens whose calls have no database-specific path the server's suites leave untested on
   // PostgreSQL: drafts and conflicts (versions.test.ts), forms, second factors and passkeys
-  // (second-factors, passkeys tests), master apps, the small content areas, the dashboard's
+  // (second-factor, passkeys tests), master apps, the small content areas, the dashboard's
   // layout (its sums stay in trends.spec.ts). Seven and a half minutes of CI's PostgreSQL run.
   'concurrency.spec.ts',
   'content-small.spec.ts',
