@@ -31,6 +31,32 @@ function withApps() {
   );
 }
 
+/** The poster the preview's picker offers (ACTIVE). */
+const PREVIEW_POSTER = {
+  id: 31,
+  version: 1,
+  masterAppId: 2,
+  categoryId: 3,
+  specialDayId: null,
+  topDefNum: 1,
+  selfDefNum: 2,
+  bottomDefNum: 3,
+  poster: '/media/posters/aa/x.webp',
+  videoThumb: null,
+  date: null,
+  downloadCount: 0,
+  status: 'ACTIVE',
+  position: 'LEFT',
+  liveFrom: null,
+  liveUntil: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  account: { id: 1, phoneNumber: null },
+  category: { id: 3, name: 'Festivals' },
+  masterApp: { id: 2, name: 'Festival' },
+  specialDay: null,
+};
+
 describe('users list', () => {
   it('shows users with their banners; search and filters go to the URL and the server', async () => {
     withApps();
@@ -369,30 +395,7 @@ describe("the user's page", () => {
       // ACTIVE ones.
       http.get(api('/poster/list'), ({ request }) => {
         const status = new URL(request.url).searchParams.get('status');
-        const active = {
-          id: 31,
-          version: 1,
-          masterAppId: 2,
-          categoryId: 3,
-          specialDayId: null,
-          topDefNum: 1,
-          selfDefNum: 2,
-          bottomDefNum: 3,
-          poster: '/media/posters/aa/x.webp',
-          videoThumb: null,
-          date: null,
-          downloadCount: 0,
-          status: 'ACTIVE',
-          position: 'LEFT',
-          liveFrom: null,
-          liveUntil: null,
-          createdAt: '2026-11-20T10:00:00.000Z',
-          updatedAt: '2026-11-20T10:00:00.000Z',
-          account: { id: 1, phoneNumber: null },
-          category: { id: 3, name: 'Festivals' },
-          masterApp: { id: 2, name: 'Festival' },
-          specialDay: null,
-        };
+        const active = PREVIEW_POSTER;
         const inactive = { ...active, id: 32, status: 'DEACTIVE' };
         const result = [active, inactive].filter((p) => !status || p.status === status);
         return HttpResponse.json({ result, total: result.length, nextCursor: null });
@@ -654,32 +657,7 @@ describe('a poster previewed as a user', () => {
       ),
       http.get(api('/poster/list'), () =>
         HttpResponse.json({
-          result: [
-            {
-              id: 31,
-              version: 1,
-              masterAppId: 2,
-              categoryId: 3,
-              specialDayId: null,
-              topDefNum: 1,
-              selfDefNum: 2,
-              bottomDefNum: 3,
-              poster: '/media/posters/aa/x.webp',
-              videoThumb: null,
-              date: null,
-              downloadCount: 0,
-              status: 'ACTIVE',
-              position: 'LEFT',
-              liveFrom: null,
-              liveUntil: null,
-              createdAt: '2026-11-20T10:00:00.000Z',
-              updatedAt: '2026-11-20T10:00:00.000Z',
-              account: { id: 1, phoneNumber: null },
-              category: { id: 3, name: 'Festivals' },
-              masterApp: { id: 2, name: 'Festival' },
-              specialDay: null,
-            },
-          ],
+          result: [PREVIEW_POSTER],
           total: 1,
           nextCursor: null,
         }),
