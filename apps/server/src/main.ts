@@ -4,11 +4,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
-import { createContext } from './bootstrap.ts';
-import { buildApp } from './app.ts';
-import { ensureFirstAdmin } from './features/accounts/service.ts';
-import { exitOnSignals } from './http/lifecycle.ts';
-import { startBanner } from './banner.ts';
 
 async function main() {
   let config;
@@ -21,6 +16,20 @@ async function main() {
     }
     throw err;
   }
+  // The server's modules load once the configuration is known good: a bad variable is named at once.
+  const [
+    { createContext },
+    { buildApp },
+    { ensureFirstAdmin },
+    { exitOnSignals },
+    { startBanner },
+  ] = await Promise.all([
+    import('./bootstrap.ts'),
+    import('./app.ts'),
+    import('./features/accounts/service.ts'),
+    import('./http/lifecycle.ts'),
+    import('./banner.ts'),
+  ]);
   const ctx = await createContext(config);
   const created = await ensureFirstAdmin(ctx.db, config.admin);
   const app = await buildApp(ctx);
