@@ -37,6 +37,45 @@ const setStatus = (id: number | string, payload: unknown, token = s.adminToken) 
 const setYear = (year: number | string, token = s.adminToken) =>
   s.api({ method: 'PUT', url: `/special-day/year/${year}`, token });
 
+const remove = (id: number | string, token = s.adminToken) =>
+  s.api({ method: 'DELETE', url: `/special-day/remove/${id}`, token });
+
+/** A poster made for `specialDayId`, written straight to the database. */
+async function insertPoster(specialDayId: number): Promise<number> {
+  const at = new Date().toISOString();
+  const app = await s.api({
+    method: 'POST',
+    url: '/master-app',
+    token: s.adminToken,
+    payload: { name: `Poster App ${specialDayId}` },
+  });
+  const category = await s.api({
+    method: 'POST',
+    url: '/category',
+    token: s.adminToken,
+    payload: { name: `Poster Category ${specialDayId}` },
+  });
+  const row = await s.ctx.db
+    .insertInto('posters')
+    .values({
+      masterAppId: app.json().result.id,
+      categoryId: category.json().result.id,
+      specialDayId,
+      accountId: s.adminId,
+      topDefNum: 1,
+      selfDefNum: 1,
+      bottomDefNum: 1,
+      poster: 'posters/00/none.webp',
+      status: 'ACTIVE',
+      position: 'LEFT',
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const countDays = async () =>
   Number(
     (
@@ -312,6 +351,60 @@ describe('setting the year', () => {
   );
 });
 
+describe('deleting a special day', () => {
+  it('moves an unused special day to the trash, from which it comes back; then 404', async () => {
+    const d = await created('Short Lived Day', 6, 6);
+    const res = await remove(d.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ message: MESSAGES.specialDayDeleted, result: { id: d.id } });
+    expect(await ids('?keyword=Short Lived Day')).toEqual([]);
+    const trash = await s.api({
+      method: 'GET',
+      url: '/trash?area=specialDays',
+      token: s.adminToken,
+    });
+    expect(trash.json().result).toContainEqual(
+      expect.objectContaining({ area: 'specialDays', id: d.id, title: 'Short Lived Day (6/6)' }),
+    );
+    const again = await remove(d.id);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe(MESSAGES.specialDayNotFound);
+
+    const restore = await s.api({
+      method: 'POST',
+      url: '/trash/restore',
+      token: s.adminToken,
+      payload: { items: [{ area: 'specialDays', id: d.id }] },
+    });
+    expect(restore.statusCode, restore.body).toBe(200);
+    expect(await ids('?keyword=Short Lived Day')).toEqual([d.id]);
+  });
+
+  it('refuses with 409 while a poster is made for it, and deletes it once none is', async () => {
+    const d = await created('Busy Day', 7, 7);
+    const poster = await insertPoster(d.id);
+    const res = await remove(d.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: MESSAGES.specialDayInUse,
+    });
+    expect(await stored(d.id)).toMatchObject({ name: 'Busy Day' });
+
+    await s.ctx.db.deleteFrom('posters').where('id', '=', poster).execute();
+    expect((await remove(d.id)).statusCode).toBe(200);
+  });
+
+  it('refuses bad ids, naming id', async () => {
+    for (const id of ['abc', '-1', '0', '1.5']) {
+      const res = await remove(id);
+      expect(res.statusCode, id).toBe(400);
+      expect(paths(res)).toEqual(['id']);
+    }
+  });
+});
+
 describe('permissions', () => {
   it('needs the specialDay menu: 403 without, each call with its own kind', async () => {
     const d = await created('Guarded Day', 10, 10);
@@ -322,6 +415,7 @@ describe('permissions', () => {
       await update(d.id, { name: 'x' }, none.token),
       await setStatus(d.id, { status: 'DEACTIVE' }, none.token),
       await setYear(2030, none.token),
+      await remove(d.id, none.token),
     ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe(MESSAGES.accessDenied);
@@ -340,5 +434,8 @@ describe('permissions', () => {
     expect((await setStatus(d.id, { status: 'DEACTIVE' }, editor.token)).statusCode).toBe(200);
     expect((await setYear(2030, editor.token)).statusCode).toBe(200);
     expect(await stored(d.id)).toMatchObject({ year: 2030 });
+    expect((await remove(d.id, editor.token)).statusCode).toBe(403);
+    const deleter = await s.staff({ specialDay: ['DELETE'] });
+    expect((await remove(d.id, deleter.token)).statusCode).toBe(200);
   });
 });

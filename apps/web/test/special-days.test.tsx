@@ -177,6 +177,48 @@ describe('special days', () => {
     expect(body).toBe('status=DEACTIVE');
   });
 
+  it('asks before deleting; a day posters are made for gets the server’s 409; another goes with Undo', async () => {
+    const deleted: string[] = [];
+    server.use(
+      http.get(api('/special-day/list'), () =>
+        HttpResponse.json({ result: [day(8), day(9)], total: 2, nextCursor: null }),
+      ),
+      http.delete(api('/special-day/remove/:id'), ({ params }) => {
+        deleted.push(String(params.id));
+        return params.id === '8'
+          ? HttpResponse.json(
+              {
+                statusCode: 409,
+                error: 'Conflict',
+                message: 'This special day still has posters: move or delete them first',
+              },
+              { status: 409 },
+            )
+          : HttpResponse.json({ message: 'Special Day deleted successfully', result: { id: 9 } });
+      }),
+    );
+    renderApp('/special-day', { signedInAs: 'a@b.c' });
+    const remove = async (name: string) => {
+      await userEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+      await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+      return screen.findByRole('dialog', { name: 'Delete this special day?' });
+    };
+    await userEvent.click(within(await remove('Day 8')).getByRole('button', { name: 'Cancel' }));
+    expect(deleted).toEqual([]);
+
+    await userEvent.click(within(await remove('Day 8')).getByRole('button', { name: 'Delete' }));
+    expect(
+      await screen.findByText('This special day still has posters: move or delete them first'),
+    ).toBeInTheDocument();
+
+    await userEvent.click(within(await remove('Day 9')).getByRole('button', { name: 'Delete' }));
+    const toast = (await screen.findByText('Special Day deleted successfully')).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
+    expect(within(toast).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(deleted).toEqual(['8', '9']);
+  });
+
   it('sets the year of every day: 2000..2100, then PUT special-day/year/{year}', async () => {
     let year = null as number | null;
     const calls: string[] = [];

@@ -104,6 +104,8 @@ export const MESSAGES = {
   specialDayCreated: 'Special Day Created Successfully',
   specialDayUpdated: 'Special Day Updated Successfully',
   specialDayNotFound: 'Special day not found',
+  specialDayDeleted: 'Special Day deleted successfully',
+  specialDayInUse: 'This special day still has posters: move or delete them first',
   yearsUpdated: 'Years Updated Successfully',
 
   // Posters

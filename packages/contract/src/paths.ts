@@ -84,6 +84,7 @@ export const PATHS = {
   planningCoverage: '/planning/coverage',
   specialDay: (id: number | string) => `/special-day/${id}`,
   specialDayStatus: (id: number | string) => `/special-day/status/${id}`,
+  specialDayRemove: (id: number | string) => `/special-day/remove/${id}`,
   specialDayYear: (year: number | string) => `/special-day/year/${year}`,
 
   posterCreateAll: (categoryId: number | string) => `/poster/${categoryId}`,

@@ -8,6 +8,7 @@ import {
   specialDayOptions,
   PATHS,
   bulkResponse,
+  deleteResponse,
   idParams,
   specialDayCreateBody,
   specialDayList,
@@ -24,10 +25,11 @@ import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { now } from '../../db/dialect.ts';
+import { conflict, invalidField, notFound } from '../../http/errors.ts';
+import { isForeignKeyViolation, now } from '../../db/dialect.ts';
 import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { defineList } from '../../db/lists.ts';
+import { moveToTrash } from '../trash/service.ts';
 import calendarRoutes from './calendar.ts';
 
 const COLUMNS = [
@@ -270,6 +272,47 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!row) throw notFound(MESSAGES.specialDayNotFound);
       return { message: MESSAGES.statusUpdated, result: row };
+    },
+  );
+
+  app.delete(
+    PATHS.specialDayRemove(':id'),
+    {
+      config: { access: access.menu('specialDay', 'DELETE') },
+      schema: {
+        tags: ['special days'],
+        summary: 'Moves a special day that no poster uses to the trash',
+        description: `While any poster is made for the special day, answers 409 "${MESSAGES.specialDayInUse}" and deletes nothing.`,
+        params: idParams,
+        response: answers(deleteResponse),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const target = {
+        area: 'specialDays',
+        table: 'specialDays',
+        action: 'DELETE',
+        ids: [id],
+      } as const;
+      try {
+        const row = await audited(db, request, target, async (trx) => {
+          const used = await trx
+            .selectFrom('posters')
+            .select('id')
+            .where('specialDayId', '=', id)
+            .limit(1)
+            .executeTakeFirst();
+          if (used) throw conflict(MESSAGES.specialDayInUse);
+          return (await moveToTrash(trx, request, 'specialDays', [id]))[0];
+        });
+        if (!row) throw notFound(MESSAGES.specialDayNotFound);
+        return { message: MESSAGES.specialDayDeleted, result: { id: row.id } };
+      } catch (err) {
+        // A poster added between the check and the delete: the foreign key has the last word.
+        if (isForeignKeyViolation(err)) throw conflict(MESSAGES.specialDayInUse);
+        throw err;
+      }
     },
   );
 

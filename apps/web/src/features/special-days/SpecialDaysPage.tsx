@@ -21,6 +21,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormController, TextFormField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
+import { confirmDelete } from '../../components/confirm';
 import { ListToolbar } from '../../components/ListToolbar';
 import { STATUS_OPTIONS, statusColumn } from '../../components/StatusBadge';
 import { StatusDialog } from '../../components/StatusDialog';
@@ -29,6 +30,7 @@ import { useGrants } from '../../lib/permissions';
 import {
   useChangeSpecialDayStatus,
   useCreateSpecialDay,
+  useDeleteSpecialDay,
   useSetSpecialDayYear,
   useSpecialDayList,
   useUpdateSpecialDay,
@@ -237,6 +239,7 @@ export default function SpecialDaysPage() {
 function SpecialDayListView(props: { actions: Actions }) {
   const list = useSpecialDayList();
   const changeStatus = useChangeSpecialDayStatus();
+  const remove = useDeleteSpecialDay();
   const grants = useGrants('specialDay');
   const { filters, setFilter } = list.params;
 
@@ -321,6 +324,17 @@ function SpecialDayListView(props: { actions: Actions }) {
                 label: 'Change status',
                 allowed: grants.update,
                 onClick: () => props.actions.status(d),
+              },
+              {
+                label: 'Delete',
+                danger: true,
+                allowed: grants.delete,
+                onClick: () =>
+                  confirmDelete({
+                    title: 'Delete this special day?',
+                    message: `“${d.name}” (${formatDayMonth(d)}) will be deleted. A special day posters are made for cannot be deleted.`,
+                    onConfirm: () => remove.mutate({ id: d.id, ifMatch: d.version }),
+                  }),
               },
             ]}
           />

@@ -4,6 +4,7 @@ import {
   PATHS,
   bulkResponse,
   coverage,
+  deleteResponse,
   specialDayList,
   specialDayMutation,
   type Status,
@@ -51,6 +52,16 @@ export function useChangeSpecialDayStatus() {
   return useApiMutation({
     mutationFn: ({ id, ifMatch, status }: { id: number; status: Status } & Change) =>
       api.put(PATHS.specialDayStatus(id), specialDayMutation, { status }, { ifMatch }),
+    invalidates: [specialDayKeys.all, planningKeys.all],
+  });
+}
+
+/** Moves a special day to the trash (409 while posters are made for it); its toast offers Undo. */
+export function useDeleteSpecialDay() {
+  return useApiMutation({
+    mutationFn: ({ id, ifMatch }: { id: number } & Change) =>
+      api.delete(PATHS.specialDayRemove(id), deleteResponse, { ifMatch }),
+    trash: 'specialDays',
     invalidates: [specialDayKeys.all, planningKeys.all],
   });
 }
