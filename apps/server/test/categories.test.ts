@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
-import { startServer } from './harness.ts';
+import { posterRow, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -70,25 +70,9 @@ beforeAll(async () => {
 
 /** A poster row using `categoryId`, written straight to the database. */
 async function insertPoster(categoryId: number): Promise<number> {
-  const at = new Date().toISOString();
   const row = await s.ctx.db
     .insertInto('posters')
-    .values({
-      masterAppId: appId,
-      categoryId,
-      specialDayId: null,
-      accountId: adminId,
-      topDefNum: 1,
-      selfDefNum: 1,
-      bottomDefNum: 1,
-      poster: 'posters/00/none.webp',
-      videoThumb: null,
-      date: null,
-      status: 'ACTIVE',
-      position: 'LEFT',
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(posterRow({ masterAppId: appId, categoryId, accountId: adminId }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -2,8 +2,8 @@
  * Test harness: every test file gets its own fresh database (a temporary SQLite file, or a new
  * PostgreSQL database when TEST_DB=postgres) and a real app answering through `inject`.
  */
-import type { Selectable } from 'kysely';
-import type { AuditLogTable } from '../src/db/schema.ts';
+import type { Insertable, Selectable } from 'kysely';
+import type { AuditLogTable, PosterTable } from '../src/db/schema.ts';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -122,6 +122,32 @@ export async function startS3(bucket: string) {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A poster row to write straight to the database (what no call makes: old dates, many rows at
+ * once, a row a check finds in the way): an ACTIVE left-positioned poster, numbers 1, no special
+ * day, unless `values` says otherwise.
+ */
+export function posterRow(
+  values: Pick<Insertable<PosterTable>, 'masterAppId' | 'categoryId' | 'accountId'> &
+    Partial<Insertable<PosterTable>>,
+): Insertable<PosterTable> {
+  const at = new Date().toISOString();
+  return {
+    specialDayId: null,
+    topDefNum: 1,
+    selfDefNum: 1,
+    bottomDefNum: 1,
+    poster: 'posters/00/none.webp',
+    videoThumb: null,
+    date: null,
+    status: 'ACTIVE',
+    position: 'LEFT',
+    createdAt: at,
+    updatedAt: at,
+    ...values,
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@master-admin/contract';
-import { startServer } from './harness.ts';
+import { posterRow, startServer } from './harness.ts';
 
 const s = await startServer();
 afterAll(() => s.close());
@@ -42,7 +42,6 @@ const remove = (id: number | string, token = s.adminToken) =>
 
 /** A poster made for `specialDayId`, written straight to the database. */
 async function insertPoster(specialDayId: number): Promise<number> {
-  const at = new Date().toISOString();
   const app = await s.api({
     method: 'POST',
     url: '/master-app',
@@ -57,20 +56,14 @@ async function insertPoster(specialDayId: number): Promise<number> {
   });
   const row = await s.ctx.db
     .insertInto('posters')
-    .values({
-      masterAppId: app.json().result.id,
-      categoryId: category.json().result.id,
-      specialDayId,
-      accountId: s.adminId,
-      topDefNum: 1,
-      selfDefNum: 1,
-      bottomDefNum: 1,
-      poster: 'posters/00/none.webp',
-      status: 'ACTIVE',
-      position: 'LEFT',
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(
+      posterRow({
+        masterAppId: app.json().result.id,
+        categoryId: category.json().result.id,
+        specialDayId,
+        accountId: s.adminId,
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

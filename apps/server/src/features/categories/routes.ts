@@ -19,10 +19,10 @@ import {
 import { access } from '../../http/access.ts';
 import { registerListExport } from '../../http/list-export.ts';
 import { audited, auditedCreate } from '../audit/record.ts';
-import { moveToTrash } from '../trash/service.ts';
+import { trashUnlessPostersUse } from '../trash/service.ts';
 import { answers } from '../../http/schemas.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { isForeignKeyViolation, isUniqueViolation, now } from '../../db/dialect.ts';
+import { isUniqueViolation, now } from '../../db/dialect.ts';
 import { defineList } from '../../db/lists.ts';
 import { registerVersioned } from '../../http/versions.ts';
 
@@ -227,30 +227,16 @@ const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      try {
-        const target = {
-          area: 'categories',
-          table: 'categories',
-          action: 'DELETE',
-          ids: [id],
-        } as const;
-        const row = await audited(db, request, target, async (trx) => {
-          const used = await trx
-            .selectFrom('posters')
-            .select('id')
-            .where('categoryId', '=', id)
-            .limit(1)
-            .executeTakeFirst();
-          if (used) throw conflict(MESSAGES.categoryInUse);
-          return (await moveToTrash(trx, request, 'categories', [id]))[0];
-        });
-        if (!row) throw notFound(MESSAGES.categoryNotFound);
-        return { message: MESSAGES.categoryDeleted, result: { id: row.id } };
-      } catch (err) {
-        // A poster added between the check and the delete: the foreign key has the last word.
-        if (isForeignKeyViolation(err)) throw conflict(MESSAGES.categoryInUse);
-        throw err;
-      }
+      const row = await trashUnlessPostersUse(
+        db,
+        request,
+        'categories',
+        id,
+        'categoryId',
+        MESSAGES.categoryInUse,
+      );
+      if (!row) throw notFound(MESSAGES.categoryNotFound);
+      return { message: MESSAGES.categoryDeleted, result: { id: row.id } };
     },
   );
 };

@@ -25,11 +25,11 @@ import { registerListExport } from '../../http/list-export.ts';
 import { registerVersioned } from '../../http/versions.ts';
 import { audited, auditedCreate, recordChangedRows, snapshots } from '../audit/record.ts';
 import { answers } from '../../http/schemas.ts';
-import { conflict, invalidField, notFound } from '../../http/errors.ts';
-import { isForeignKeyViolation, now } from '../../db/dialect.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { now } from '../../db/dialect.ts';
 import { inTransaction, lockRows } from '../../db/transaction.ts';
 import { defineList } from '../../db/lists.ts';
-import { moveToTrash } from '../trash/service.ts';
+import { trashUnlessPostersUse } from '../trash/service.ts';
 import calendarRoutes from './calendar.ts';
 
 const COLUMNS = [
@@ -289,30 +289,16 @@ const specialDayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const target = {
-        area: 'specialDays',
-        table: 'specialDays',
-        action: 'DELETE',
-        ids: [id],
-      } as const;
-      try {
-        const row = await audited(db, request, target, async (trx) => {
-          const used = await trx
-            .selectFrom('posters')
-            .select('id')
-            .where('specialDayId', '=', id)
-            .limit(1)
-            .executeTakeFirst();
-          if (used) throw conflict(MESSAGES.specialDayInUse);
-          return (await moveToTrash(trx, request, 'specialDays', [id]))[0];
-        });
-        if (!row) throw notFound(MESSAGES.specialDayNotFound);
-        return { message: MESSAGES.specialDayDeleted, result: { id: row.id } };
-      } catch (err) {
-        // A poster added between the check and the delete: the foreign key has the last word.
-        if (isForeignKeyViolation(err)) throw conflict(MESSAGES.specialDayInUse);
-        throw err;
-      }
+      const row = await trashUnlessPostersUse(
+        db,
+        request,
+        'specialDays',
+        id,
+        'specialDayId',
+        MESSAGES.specialDayInUse,
+      );
+      if (!row) throw notFound(MESSAGES.specialDayNotFound);
+      return { message: MESSAGES.specialDayDeleted, result: { id: row.id } };
     },
   );
 

@@ -16,13 +16,13 @@ import {
 } from '@master-admin/contract';
 import type { Db } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
-import { now } from '../../db/dialect.ts';
+import { isForeignKeyViolation, now } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, conflict } from '../../http/errors.ts';
 import { mediaPrefixes } from '../../http/rich-text.ts';
 import type { MediaService } from '../../media/service.ts';
 import { KEY, type MediaStore } from '../../media/store.ts';
-import { record, type AuditEntryInput } from '../audit/record.ts';
+import { audited, record, type AuditEntryInput } from '../audit/record.ts';
 import { RESTORE_ORDER, TRASH_SPECS, type KeptRow, type Names } from './areas.ts';
 
 /** Any table, by its Kysely name: the trash moves rows of several. */
@@ -81,6 +81,37 @@ function keysOf(area: TrashArea, row: KeptRow, prefixes: readonly string[]): str
 
 /** Who deletes, when not a request's signed-in account (the demo data), and the media store. */
 export type TrashActor = { accountId: number; store: Pick<MediaStore, 'url'> };
+
+/**
+ * The delete of a row posters point at (a category, a special day): audited, to the trash, or 409
+ * `inUse` while any poster points at it through `column`. Undefined when the row is not there.
+ */
+export async function trashUnlessPostersUse(
+  db: Db,
+  request: FastifyRequest,
+  area: 'categories' | 'specialDays',
+  id: number,
+  column: 'categoryId' | 'specialDayId',
+  inUse: string,
+): Promise<KeptRow | undefined> {
+  const target = { area, table: area, action: 'DELETE', ids: [id] } as const;
+  try {
+    return await audited(db, request, target, async (trx) => {
+      const used = await trx
+        .selectFrom('posters')
+        .select('id')
+        .where(column, '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      if (used) throw conflict(inUse);
+      return (await moveToTrash(trx, request, area, [id]))[0];
+    });
+  } catch (err) {
+    // A poster added between the check and the delete: the foreign key has the last word.
+    if (isForeignKeyViolation(err)) throw conflict(inUse);
+    throw err;
+  }
+}
 
 /**
  * Moves the rows `ids` of `area` to the trash and deletes them, in `trx`: answers the rows that
