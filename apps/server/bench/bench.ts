@@ -30,6 +30,7 @@ import { createPgDatabase } from '../test/harness.ts';
 import { CASES, type BenchCase, type BenchContext, type CaseEnv, type Measured } from './cases.ts';
 import { APP_CASES, measuredOf, prepareApps } from './app-cases.ts';
 import { benchVideoUpload, reportUpload, type UploadResult } from './upload.ts';
+import { benchPosterBatch, reportBatch, type BatchResult } from './batch.ts';
 import { benchExport, reportExport, type ExportResult } from './export.ts';
 
 const { values: args } = parseArgs({
@@ -45,6 +46,8 @@ const { values: args } = parseArgs({
     // The areas whose rows are loaded (a case of an area not loaded finds an empty table).
     areas: { type: 'string', default: 'banners,posters,users,audit' },
     'video-mb': { type: 'string', default: '500' },
+    // Image files sent as the posters screen's batch sends them (batch.ts); 0 skips it.
+    batch: { type: 'string', default: '200' },
     'upload-only': { type: 'boolean', default: false },
     // Databases already loaded (by an earlier run's seed-bench, same --rows): no loading, kept.
     'sqlite-dir': { type: 'string' },
@@ -58,6 +61,7 @@ const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const DATABASES = args.db.split(',') as Array<'sqlite' | 'postgres'>;
 const VIDEO_MB = Number(args['video-mb']);
+const BATCH_FILES = Number(args.batch);
 const UPLOAD_ONLY = args['upload-only'];
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
@@ -205,6 +209,7 @@ async function drive(
 }
 
 let uploadResult: UploadResult | undefined;
+let batchResult: BatchResult | undefined;
 const exportResults: ExportResult[] = [];
 
 /** The server's token secret in the bench (so the floor reads the server's cursors). */
@@ -442,15 +447,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     }
     if (VIDEO_MB > 0 && !uploadResult) {
       log(`[${kind}] uploading a ${VIDEO_MB} MB video…`);
-      let masterAppId = apps[0];
-      if (masterAppId === undefined) {
-        const created = await fetch(`${serverUrl}${API_BASE}/master-app`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Bench Upload App' }),
-        });
-        masterAppId = ((await created.json()) as { result: { id: number } }).result.id;
-      }
+      const masterAppId = apps[0] ?? (await benchApp(serverUrl, token));
       uploadResult = await benchVideoUpload({
         serverUrl,
         token,
@@ -460,12 +457,36 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         masterAppId,
       });
     }
+    if (BATCH_FILES > 0 && !batchResult) {
+      log(`[${kind}] uploading a batch of ${BATCH_FILES} posters…`);
+      batchResult = await benchPosterBatch({
+        serverUrl,
+        token,
+        serverPid: server.child.pid!,
+        files: BATCH_FILES,
+        masterAppId: apps[0] ?? (await benchApp(serverUrl, token)),
+      });
+    }
     return rows;
   } finally {
     await Promise.all(children.map(stop));
     await dropPg?.();
     if (!loaded) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A master app for the uploads when no rows were loaded: made once per database. */
+let madeApp: Promise<number> | undefined;
+function benchApp(serverUrl: string, token: string): Promise<number> {
+  madeApp ??= (async () => {
+    const created = await fetch(`${serverUrl}${API_BASE}/master-app`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench Upload App' }),
+    });
+    return ((await created.json()) as { result: { id: number } }).result.id;
+  })();
+  return madeApp;
 }
 
 const PROBE_P99_MS = 50;
@@ -568,7 +589,14 @@ for (const kind of DATABASES) all.push(...(await benchDatabase(kind)));
 const listsMissed = all.length > 0 ? report(all) : 0;
 const uploadReport = uploadResult ? reportUpload(uploadResult) : undefined;
 if (uploadReport) console.log(uploadReport.lines.join('\n'));
+const batchReport = batchResult ? reportBatch(batchResult) : undefined;
+if (batchReport) console.log(batchReport.lines.join('\n'));
 const exportReport = exportResults.length > 0 ? reportExport(exportResults) : undefined;
 if (exportReport) console.log(exportReport.lines.join('\n'));
 process.exitCode =
-  listsMissed === 0 && (uploadReport?.met ?? true) && (exportReport?.met ?? true) ? 0 : 1;
+  listsMissed === 0 &&
+  (uploadReport?.met ?? true) &&
+  (batchReport?.met ?? true) &&
+  (exportReport?.met ?? true)
+    ? 0
+    : 1;

@@ -3,6 +3,9 @@ import { calendarDate, int, optionalId } from './fields.ts';
 
 /** The longest stretch one coverage call plans (API.md "Planning festivals"). */
 export const COVERAGE_DAYS_MAX = 90;
+/** The posters screen's batch: at most this many files, this many create calls in flight. */
+export const BATCH_MAX = 200;
+export const BATCH_CONCURRENCY = 3;
 
 /** `GET planning/coverage`: the days from `from`, `days` of them, for every app or one. */
 export const coverageQuery = z.strictObject({

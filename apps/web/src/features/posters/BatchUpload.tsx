@@ -11,7 +11,7 @@ import { IconFolder, IconPhotoPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { MESSAGES } from '@master-admin/contract';
+import { BATCH_CONCURRENCY, BATCH_MAX, MESSAGES } from '@master-admin/contract';
 import { FormDialog } from '../../components/FormDialog';
 import { FormController } from '../../components/FormFields';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../../components/ImageField';
@@ -27,9 +27,7 @@ import {
   type PosterSettings,
 } from './PosterDialogs';
 
-export const BATCH_MAX = 200;
 let nextKey = 0;
-export const BATCH_CONCURRENCY = 3;
 
 const batchForm = posterSettingsForm
   .extend({
