@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_API_BASE, APP_PATHS, MESSAGES, type TrashRow } from '@master-admin/contract';
 import fs from 'node:fs';
-import { multipart, startServer } from './harness.ts';
+import pg from 'pg';
+import { TEST_DB, multipart, posterRow, startServer } from './harness.ts';
 import { images } from './images.ts';
 import { sweepTrash } from '../src/features/trash/service.ts';
 
@@ -281,6 +282,78 @@ describe('the sweep', () => {
     expect(fs.existsSync(s.mediaFile(young.poster))).toBe(false);
     expect((await trash()).json()).toMatchObject({ total: 0 });
   });
+
+  it('two instances sweeping at once purge each row once between them', async () => {
+    const made = await s.ctx.db
+      .insertInto('posters')
+      .values(
+        Array.from({ length: 450 }, () =>
+          posterRow({ masterAppId: appId, categoryId, accountId: s.adminId }),
+        ),
+      )
+      .returning('id')
+      .execute();
+    const ids = made.map((r) => r.id);
+    await ok(await admin({ method: 'DELETE', url: '/poster/bulkDelete', payload: { ids } }));
+    const longAgo = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    await s.ctx.db.updateTable('trash').set({ deletedAt: longAgo }).execute();
+    const log = { info: () => undefined, warn: () => undefined };
+    const sweep = () => sweepTrash(s.ctx.db, s.ctx.media, s.config.trashDays, log);
+    const [one, two] = await Promise.all([sweep(), sweep()]);
+    expect(one + two).toBe(450);
+    expect((await trash()).json()).toMatchObject({ total: 0 });
+    expect(await s.rowCount('trashMedia')).toBe(0);
+  });
+});
+
+describe('a restore the database stops midway', () => {
+  // The restore writes the audit log last: held, it stops a restore whose rows are back and whose
+  // trash rows are gone, inside its transaction, until the lock bound (LOCK_TIMEOUT_MS) passes.
+  it.runIf(TEST_DB === 'postgres')(
+    'answers 503 with Retry-After and restores nothing; sent again, restores every row once',
+    async () => {
+      const ids = [(await newPoster()).id, (await newPoster()).id, (await newPoster()).id];
+      await ok(await admin({ method: 'DELETE', url: '/poster/bulkDelete', payload: { ids } }));
+      const items = ids.map((id) => ({ area: 'posters', id }));
+      const restored = async () =>
+        (
+          await s.ctx.db
+            .selectFrom('auditLog')
+            .select('rowId')
+            .where('action', '=', 'RESTORE')
+            .where('rowId', 'in', ids)
+            .execute()
+        ).length;
+
+      const holder = new pg.Client({ connectionString: s.env.DATABASE_URL });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table audit_log in exclusive mode');
+        const res = await restore(items);
+        expect(res.statusCode, res.body).toBe(503);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        await holder.query('rollback');
+      } finally {
+        await holder.end();
+      }
+      expect((await posterIds()).ids.filter((id) => ids.includes(id))).toEqual([]);
+      const kept = (await trash('?area=posters&limit=100')).json<{ result: TrashRow[] }>();
+      expect(
+        kept.result
+          .map((r) => r.id)
+          .filter((id) => ids.includes(id))
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(await restored()).toBe(0);
+
+      await ok(await restore(items));
+      expect((await posterIds()).ids.filter((id) => ids.includes(id)).sort()).toEqual(
+        [...ids].sort(),
+      );
+      expect(await restored()).toBe(3);
+    },
+  );
 });
 
 describe('access', () => {
