@@ -314,6 +314,19 @@ function timeline(count: number, spanDays = 730) {
   return (i: number) => new Date(end - (count - i) * step).toISOString();
 }
 
+/**
+ * A poster's or banner's schedule window from two draws (`kind` 0..29, `days` 0..59), around now: 0 starts
+ * later (scheduled), 1 ended (expired), 2 is live inside a window; the rest have none.
+ */
+function scheduleOf(kind: number, days: number): [string | null, string | null] {
+  const dayMs = 86_400_000;
+  const at = (offset: number) => new Date(Date.now() + offset * dayMs).toISOString();
+  if (kind === 0) return [at(1 + days), null];
+  if (kind === 1) return [at(-90 - days), at(-1 - days)];
+  if (kind === 2) return [at(-1 - days), at(1 + days)];
+  return [null, null];
+}
+
 /** How many rows a seed adds. */
 export interface BenchSizes {
   /** The area's own rows: users, banners, posters, audit entries. */
@@ -639,6 +652,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
     seed: seedUsers,
   },
   banners: {
+    // One banner in ten has a schedule, as posters.
     description: `banners over ${BENCH_APPS} master apps; each link names one of ${BENCH_WORDS.length} words`,
     async seed(target, { rows }, progress) {
       const { handle } = target;
@@ -656,6 +670,8 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           { name: 'status', pgType: 'text' },
           { name: 'created_at', pgType: 'timestamptz' },
           { name: 'updated_at', pgType: 'timestamptz' },
+          { name: 'live_from', pgType: 'timestamptz' },
+          { name: 'live_until', pgType: 'timestamptz' },
         ],
         rows,
         (i) => [
@@ -676,6 +692,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           ]),
           at(i),
           at(i),
+          ...scheduleOf(rng.int(30), rng.int(60)),
         ],
         (done) => progress('banners', done, rows),
       );
@@ -687,6 +704,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
     },
   },
   posters: {
+    // One poster in ten has a schedule: a third not yet live, a third ended, a third live now.
     description:
       `posters over ${BENCH_APPS} master apps, ${BENCH_WORDS.length} categories and ` +
       `${BENCH_WORDS.length} special days named after the bench words (60 % have one)`,
@@ -734,6 +752,8 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           { name: 'position', pgType: 'text' },
           { name: 'created_at', pgType: 'timestamptz' },
           { name: 'updated_at', pgType: 'timestamptz' },
+          { name: 'live_from', pgType: 'timestamptz' },
+          { name: 'live_until', pgType: 'timestamptz' },
         ],
         rows,
         (i) => [
@@ -757,6 +777,7 @@ export const BENCH_AREAS: Record<string, BenchArea> = {
           rng.int(2) === 0 ? 'LEFT' : 'RIGHT',
           at(i),
           at(i),
+          ...scheduleOf(rng.int(30), rng.int(60)),
         ],
         (done) => progress('posters', done, rows),
       );
