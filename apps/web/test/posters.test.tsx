@@ -506,7 +506,9 @@ describe('posters', () => {
     expect(within(await row(1)).getByText('Live')).toBeInTheDocument();
     expect(within(await row(2)).getByText('Scheduled')).toBeInTheDocument();
     expect(within(await row(3)).getByText('Expired')).toBeInTheDocument();
-    expect(within(await row(4)).getByText('Not live')).toBeInTheDocument();
+    // No window: the status alone says it.
+    expect(within(await row(4)).queryByText('Not live')).toBeNull();
+    expect(within(await row(4)).getByText('Deactivated')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Schedule' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Scheduled' }));

@@ -17,6 +17,9 @@ export const theme = createTheme({
     // A select's list is rendered when it opens, not kept hidden in the page: a hidden one is
     // positioned on mount, a forced style and layout pass on every screen with a select.
     Combobox: { defaultProps: { keepMounted: false } },
+    // A badge (a status, a schedule) is read whole: a squeezed table column gives way elsewhere
+    // rather than cutting it to "Act…".
+    Badge: { styles: { root: { minWidth: 'max-content' } } },
   },
 });
 

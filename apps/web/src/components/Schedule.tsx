@@ -20,7 +20,6 @@ import { FormController } from './FormFields';
 import { useMasterAppOptions } from './MasterAppSelect';
 import { defined } from '../lib/defined';
 import { formatDateTime } from '../lib/format';
-import type { Column } from './DataTable';
 import type { PresenceTarget } from './LiveFormNotice';
 
 /** The zone new schedules are entered in when the app's is not known (yet). */
@@ -206,16 +205,16 @@ export function ScheduleDialog(props: {
   );
 }
 
-/** A list's schedule column: the badge (Live / Scheduled / Expired / Not live). */
-export function liveColumn<
-  Row extends { status: Status; liveFrom: string | null; liveUntil: string | null },
->(): Column<Row> {
-  return {
-    key: 'live',
-    header: 'Schedule',
-    width: 120,
-    render: (row) => <LiveBadge row={row} />,
-  };
+/**
+ * Under a scheduled row's status (a list's `statusColumn({ below })`): its place in its window
+ * (Live / Scheduled / Expired / Not live). A row without a window shows nothing: its status says it.
+ */
+export function scheduleBelowStatus(row: {
+  status: Status;
+  liveFrom: string | null;
+  liveUntil: string | null;
+}) {
+  return row.liveFrom === null && row.liveUntil === null ? null : <LiveBadge row={row} />;
 }
 
 /** The row's window in its app's zone, changed from a row action (the area's schedule call). */

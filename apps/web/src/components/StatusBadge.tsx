@@ -1,5 +1,5 @@
-import { useRef } from 'react';
-import { Badge, Menu, UnstyledButton } from '@mantine/core';
+import { useRef, type ReactNode } from 'react';
+import { Badge, Menu, Stack, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { STATUSES, type Status } from '@master-admin/contract';
 import type { Column } from './DataTable';
@@ -96,19 +96,33 @@ export function statusColumn<Row extends { id: number; status: Status }>(options
   onChange?: ((row: Row, status: Status) => void) | undefined;
   /** Whether the server sorts this list by status (the area's `*_SORTS` has it). */
   sortable: boolean;
+  /** What shows under the status, if anything (a scheduled row's place in its window). */
+  below?: (row: Row) => ReactNode;
 }): Column<Row> {
   const { onChange } = options;
   return {
     key: 'status',
     header: 'Status',
-    width: 160,
+    // The longest badge, "Suspended" with its menu's chevron, and the cell's padding.
+    width: 124,
     sort: options.sortable ? 'status' : undefined,
-    render: (row) => (
-      <StatusMenu
-        status={row.status}
-        subject={options.subject(row)}
-        onChange={onChange ? (status) => onChange(row, status) : undefined}
-      />
-    ),
+    render: (row) => {
+      const menu = (
+        <StatusMenu
+          status={row.status}
+          subject={options.subject(row)}
+          onChange={onChange ? (status) => onChange(row, status) : undefined}
+        />
+      );
+      const below = options.below?.(row);
+      return below ? (
+        <Stack gap={4} align="flex-start">
+          {menu}
+          {below}
+        </Stack>
+      ) : (
+        menu
+      );
+    },
   };
 }

@@ -15,7 +15,7 @@ import {
   RowScheduleDialog,
   ScheduleFields,
   checkLocalWindow,
-  liveColumn,
+  scheduleBelowStatus,
   scheduleFormShape,
   useAppTimeZone,
   useTimeZoneOf,
@@ -131,14 +131,14 @@ export default function BannersPage() {
         </Stack>
       ),
     },
-    statusColumn({
+    statusColumn<Banner>({
       subject: (b) => `banner #${b.id}`,
       sortable: true,
+      below: scheduleBelowStatus,
       onChange: grants.update
         ? (b, status) => changeStatus.mutate({ id: b.id, status, ifMatch: b.version })
         : undefined,
     }),
-    liveColumn<Banner>(),
     {
       key: 'createdAt',
       header: 'Created',

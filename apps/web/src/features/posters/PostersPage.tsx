@@ -24,7 +24,7 @@ import {
   useDeletePosters,
   useChangePosterSchedule,
 } from './api';
-import { LIVE_OPTIONS, RowScheduleDialog, liveColumn } from '../../components/Schedule';
+import { LIVE_OPTIONS, RowScheduleDialog, scheduleBelowStatus } from '../../components/Schedule';
 import {
   CreatePosterDialog,
   PosterDialogs,
@@ -152,11 +152,11 @@ export default function PostersPage() {
     statusColumn<Poster>({
       subject: posterName,
       sortable: true,
+      below: scheduleBelowStatus,
       onChange: grants.update
         ? (p, status) => changeStatus.mutate({ id: p.id, status, ifMatch: p.version })
         : undefined,
     }),
-    liveColumn<Poster>(),
     {
       key: 'createdAt',
       header: TITLES.createdAt,

@@ -20,7 +20,7 @@ import {
   useDeleteVideos,
   useVideoList,
 } from './api';
-import { LIVE_OPTIONS, RowScheduleDialog, liveColumn } from '../../components/Schedule';
+import { LIVE_OPTIONS, RowScheduleDialog, scheduleBelowStatus } from '../../components/Schedule';
 import {
   CreateVideoDialog,
   VideoDialogs,
@@ -153,11 +153,11 @@ export default function VideosPage() {
     statusColumn<Video>({
       subject: videoName,
       sortable: true,
+      below: scheduleBelowStatus,
       onChange: grants.update
         ? (v, status) => changeStatus.mutate({ id: v.id, status, ifMatch: v.version })
         : undefined,
     }),
-    liveColumn<Video>(),
     {
       key: 'createdAt',
       header: TITLES.createdAt,
