@@ -315,15 +315,17 @@ function timeline(count: number, spanDays = 730) {
 }
 
 /**
- * A poster's or banner's schedule window from two draws (`kind` 0..29, `days` 0..59), around now: 0 starts
- * later (scheduled), 1 ended (expired), 2 is live inside a window; the rest have none.
+ * A poster's or banner's schedule window from two draws (`kind` 0..29, `window` 0..59): 0 starts
+ * later (scheduled), 1 ended (expired), 2 is live inside a window; the rest have none. Windows are
+ * whole days from the seed's start, sixty a kind: rows scheduled together (a batch for a
+ * festival) share one, as the posters screen's batch gives them.
  */
-function scheduleOf(kind: number, days: number): [string | null, string | null] {
-  const dayMs = 86_400_000;
-  const at = (offset: number) => new Date(Date.now() + offset * dayMs).toISOString();
-  if (kind === 0) return [at(1 + days), null];
-  if (kind === 1) return [at(-90 - days), at(-1 - days)];
-  if (kind === 2) return [at(-1 - days), at(1 + days)];
+const SEEDED_AT = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+function scheduleOf(kind: number, window: number): [string | null, string | null] {
+  const at = (days: number) => new Date(SEEDED_AT + days * 86_400_000).toISOString();
+  if (kind === 0) return [at(1 + window), null];
+  if (kind === 1) return [at(-90 - window), at(-1 - window)];
+  if (kind === 2) return [at(-1 - window), at(1 + window)];
   return [null, null];
 }
 
