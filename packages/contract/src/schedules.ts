@@ -188,6 +188,22 @@ export function instantToZoned(instant: string | number, zone: string): string {
  * its midnight to the next day's (23 or 25 hours on a clock-change day).
  */
 export function zonedDayRange(date: string, zone: string): { start: string; end: string } {
+  // Ten Intl reads a day: the plan asks for 90 days of every app on each call (45 ms of one
+  // core's time at five apps, measured), always the same days. Zone rules do not change while a
+  // process runs.
+  const key = `${zone} ${date}`;
+  let range = dayRanges.get(key);
+  if (range === undefined) {
+    if (dayRanges.size >= DAY_RANGES_KEPT) dayRanges.clear();
+    range = dayRangeOf(date, zone);
+    dayRanges.set(key, range);
+  }
+  return range;
+}
+const dayRanges = new Map<string, { start: string; end: string }>();
+const DAY_RANGES_KEPT = 20_000;
+
+function dayRangeOf(date: string, zone: string): { start: string; end: string } {
   const start = zonedToInstant(date, zone);
   const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
   // After 9999-12-31 an ISO date has six year digits (+010000-01-01): that last day is 24 hours.
