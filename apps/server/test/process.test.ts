@@ -62,8 +62,10 @@ function spawnServer(env: Record<string, string>) {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // 'close', not 'exit': the child's last output may still be in the pipes when it exits (a
+  // bad configuration exits within half a second of starting, its message unread).
   const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       if (signal) stderr += `\n[killed by ${signal}]`;
       resolve(code);
     }),
