@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from './render';
 import { HttpResponse, errorJson, http, api, server, staffGrants } from './server';
 import { user } from './users-rows';
+import { poster } from './poster-rows';
 
 const media = (n: number) => `/media/users/ab/${'c'.repeat(62)}${String(n).padStart(2, '0')}.webp`;
 
@@ -31,31 +32,14 @@ function withApps() {
   );
 }
 
-/** The poster the preview's picker offers (ACTIVE). */
-const PREVIEW_POSTER = {
-  id: 31,
-  version: 1,
-  masterAppId: 2,
-  categoryId: 3,
-  specialDayId: null,
-  topDefNum: 1,
-  selfDefNum: 2,
-  bottomDefNum: 3,
+/** The poster the preview's picker offers (ACTIVE, no date or special day). */
+const PREVIEW_POSTER = poster(31, {
   poster: '/media/posters/aa/x.webp',
-  videoThumb: null,
   date: null,
   downloadCount: 0,
-  status: 'ACTIVE',
-  position: 'LEFT',
-  liveFrom: null,
-  liveUntil: null,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  account: { id: 1, phoneNumber: null },
-  category: { id: 3, name: 'Festivals' },
-  masterApp: { id: 2, name: 'Festival' },
+  specialDayId: null,
   specialDay: null,
-};
+});
 
 describe('users list', () => {
   it('shows users with their banners; search and filters go to the URL and the server', async () => {
